@@ -1,0 +1,188 @@
+// The one interface every program is written against. Programs never include a CUDA or
+// OpenCL header: they allocate, upload, compile and launch through Device.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace tb {
+
+// Any failure of a GPU API, compiler or loader. The message already names the call and
+// the error code's name, so callers print it as one line.
+struct Error : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Which source file of a program a backend consumes.
+enum class Dialect { OpenCL, Cuda };
+
+// Floating-point semantics asked of every toolchain (see docs/math-modes.md).
+enum class MathMode { Default, Precise, Fast };
+const char* to_string(MathMode m);
+MathMode math_mode_from_string(const std::string& s);  // throws tb::Error on unknown
+
+struct Source {
+    std::string file_name;  // shown in compiler messages, e.g. "mandelbrot/kernels.cl"
+    std::string text;
+    Dialect dialect = Dialect::OpenCL;
+};
+
+struct CompileOptions {
+    MathMode math = MathMode::Default;
+    std::vector<std::string> defines;  // "NAME" or "NAME=VALUE", passed as -D
+    std::string arch;                  // CUDA only: "sm_90"; empty = the device's own
+};
+
+// A kernel inside a compiled module; only valid while the module lives.
+struct Kernel {
+    std::string name;
+    void* handle = nullptr;  // CUfunction or cl_kernel
+    int index = -1;          // position in the module's kernel table (backend-private)
+};
+
+struct Module {
+    virtual ~Module() = default;
+    virtual Kernel kernel(const std::string& name) = 0;  // throws if absent
+    std::string ptx;          // PTX text when the toolchain yields it (else empty)
+    std::string log;          // compiler messages, also on success
+    double compile_ms = 0;    // wall time of source-to-module
+    bool from_cache = false;  // true when loaded from the on-disk kernel cache
+};
+
+// Device memory; move-only, freed by its destructor.
+class Device;
+class Buffer {
+public:
+    Buffer() = default;
+    Buffer(Device* dev, std::uint64_t handle, std::size_t bytes) : dev_(dev), handle_(handle), bytes_(bytes) {}
+    Buffer(Buffer&& o) noexcept { *this = std::move(o); }
+    Buffer& operator=(Buffer&& o) noexcept;
+    Buffer(const Buffer&) = delete;
+    Buffer& operator=(const Buffer&) = delete;
+    ~Buffer();
+    std::uint64_t handle() const { return handle_; }  // CUdeviceptr or cl_mem
+    std::size_t bytes() const { return bytes_; }
+    explicit operator bool() const { return handle_ != 0; }
+
+private:
+    Device* dev_ = nullptr;
+    std::uint64_t handle_ = 0;
+    std::size_t bytes_ = 0;
+};
+
+// Scratch memory shared by a work-group, sized by the host at launch.
+struct LocalMem {
+    std::size_t bytes;
+};
+
+// One kernel argument. Buffers are referenced, not owned.
+struct BufferRef {
+    std::uint64_t handle;
+};
+using Arg = std::variant<BufferRef, std::int32_t, std::uint32_t, std::int64_t, float, double, LocalMem>;
+
+class Args {
+public:
+    Args() = default;
+    template <class... T>
+    explicit Args(const T&... a) { (add(a), ...); }
+    Args& add(const Buffer& b) { v_.emplace_back(BufferRef{b.handle()}); return *this; }
+    Args& add(std::int32_t x) { v_.emplace_back(x); return *this; }
+    Args& add(std::uint32_t x) { v_.emplace_back(x); return *this; }
+    Args& add(std::int64_t x) { v_.emplace_back(x); return *this; }
+    Args& add(float x) { v_.emplace_back(x); return *this; }
+    Args& add(double x) { v_.emplace_back(x); return *this; }
+    Args& add(LocalMem x) { v_.emplace_back(x); return *this; }
+    const std::vector<Arg>& values() const { return v_; }
+
+private:
+    std::vector<Arg> v_;
+};
+
+struct Dim3 {
+    std::uint32_t x = 1, y = 1, z = 1;
+    std::uint64_t count() const { return std::uint64_t(x) * y * z; }
+};
+
+struct DeviceInfo {
+    std::string backend;        // backend id that opened it
+    std::string name;           // "NVIDIA H100 80GB HBM3", "cpu-haswell-..."
+    std::string vendor;
+    std::string platform;       // OpenCL platform name / "CUDA"
+    std::string driver_version;
+    std::string runtime_version;  // CUDA driver API version, OpenCL version string
+    std::string compiler_version; // NVRTC version / OpenCL C version
+    int cc_major = 0, cc_minor = 0;  // compute capability (CUDA devices only)
+    int compute_units = 0;
+    std::uint64_t global_mem_bytes = 0;
+    std::uint64_t free_mem_bytes = 0;  // 0 if unknown
+    std::uint64_t max_alloc_bytes = 0;
+    std::size_t max_local_mem_bytes = 0;
+    std::size_t max_work_group_size = 0;
+    int clock_mhz = 0, mem_clock_mhz = 0, mem_bus_width_bits = 0;  // 0 if unknown
+    bool is_gpu = false;
+    bool is_nvidia = false;
+};
+
+// A recorded sequence of launches that can be replayed (CUDA graphs).
+struct Graph {
+    virtual ~Graph() = default;
+    virtual void launch() = 0;
+};
+
+class Device {
+public:
+    virtual ~Device() = default;
+    virtual const DeviceInfo& info() const = 0;
+    virtual Dialect dialect() const = 0;  // which kernels file this backend consumes
+
+    Buffer alloc(std::size_t bytes);
+    virtual void upload(const Buffer& dst, const void* src, std::size_t bytes, std::size_t offset = 0) = 0;
+    virtual void download(void* dst, const Buffer& src, std::size_t bytes, std::size_t offset = 0) = 0;
+    virtual void copy(const Buffer& dst, const Buffer& src, std::size_t bytes) = 0;
+    // Sets every 32-bit word of the buffer to `pattern` (used to poison outputs).
+    virtual void fill_u32(const Buffer& dst, std::uint32_t pattern) = 0;
+
+    virtual std::unique_ptr<Module> compile(const Source& src, const CompileOptions& opt) = 0;
+    // grid counts work-groups (CUDA blocks); block counts work-items per group.
+    virtual void launch(const Kernel& k, Dim3 grid, Dim3 block, const Args& args) = 0;
+    virtual void synchronize() = 0;
+
+    // Device-side elapsed time of everything `work` enqueues, in milliseconds.
+    virtual double time_ms(const std::function<void()>& work) = 0;
+
+    // The backend's native queue (CUstream for the CUDA backends, cl_command_queue for
+    // opencl), so vendor libraries (cuFFT, cuSPARSE) run in the same order and timing.
+    virtual void* native_queue() const { return nullptr; }
+
+    // Graph capture: records everything `work` enqueues into a replayable graph. Throws
+    // tb::Error on backends without graphs (supports_graphs() == false).
+    virtual bool supports_graphs() const { return false; }
+    virtual std::unique_ptr<Graph> capture(const std::function<void()>& work);
+
+protected:
+    friend class Buffer;
+    virtual std::uint64_t raw_alloc(std::size_t bytes) = 0;
+    virtual void raw_free(std::uint64_t handle) noexcept = 0;
+};
+
+inline Buffer& Buffer::operator=(Buffer&& o) noexcept {
+    if (this != &o) {
+        if (dev_ && handle_) dev_->raw_free(handle_);
+        dev_ = o.dev_; handle_ = o.handle_; bytes_ = o.bytes_;
+        o.dev_ = nullptr; o.handle_ = 0; o.bytes_ = 0;
+    }
+    return *this;
+}
+inline Buffer::~Buffer() {
+    if (dev_ && handle_) dev_->raw_free(handle_);
+}
+inline Buffer Device::alloc(std::size_t bytes) { return Buffer(this, raw_alloc(bytes), bytes); }
+
+}  // namespace tb

@@ -1,0 +1,102 @@
+#include "cl_info.hpp"
+
+namespace tb::cl {
+namespace {
+
+// The ICD loader reports "no platform" as CL_PLATFORM_NOT_FOUND_KHR (or success with zero).
+constexpr cl_int kPlatformNotFound = -1001;
+// cl_nv_device_attribute_query; written out so older headers need not define them.
+constexpr cl_device_info kCcMajorNv = 0x4000;
+constexpr cl_device_info kCcMinorNv = 0x4001;
+
+// Info strings end in NUL and some vendors pad them with spaces.
+std::string tidy(std::string s) {
+    while (!s.empty() && (s.back() == '\0' || s.back() == ' ' || s.back() == '\n')) s.pop_back();
+    std::size_t first = s.find_first_not_of(' ');
+    return first == std::string::npos ? std::string() : s.substr(first);
+}
+
+std::vector<cl_platform_id> platforms() {
+    const Api& a = api();
+    cl_uint n = 0;
+    cl_int rc = a.GetPlatformIDs(0, nullptr, &n);
+    if (rc == kPlatformNotFound || (rc == CL_SUCCESS && n == 0)) throw Error("no OpenCL platform found");
+    check(rc, "clGetPlatformIDs");
+    std::vector<cl_platform_id> ids(n);
+    check(a.GetPlatformIDs(n, ids.data(), nullptr), "clGetPlatformIDs");
+    return ids;
+}
+
+std::vector<cl_device_id> devices_of(cl_platform_id p) {
+    const Api& a = api();
+    cl_uint n = 0;
+    cl_int rc = a.GetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 0, nullptr, &n);
+    if (rc == CL_DEVICE_NOT_FOUND) return {};  // a platform without devices is not an error
+    check(rc, "clGetDeviceIDs");
+    std::vector<cl_device_id> ids(n);
+    if (n > 0) check(a.GetDeviceIDs(p, CL_DEVICE_TYPE_ALL, n, ids.data(), nullptr), "clGetDeviceIDs");
+    return ids;
+}
+
+}  // namespace
+
+std::vector<DeviceRef> all_devices() {
+    std::vector<DeviceRef> out;
+    for (cl_platform_id p : platforms())
+        for (cl_device_id d : devices_of(p)) out.push_back({p, d});
+    return out;
+}
+
+std::string platform_string(cl_platform_id p, cl_platform_info param) {
+    const Api& a = api();
+    std::size_t size = 0;
+    check(a.GetPlatformInfo(p, param, 0, nullptr, &size), "clGetPlatformInfo");
+    std::string s(size, '\0');
+    if (size > 0) check(a.GetPlatformInfo(p, param, size, s.data(), nullptr), "clGetPlatformInfo");
+    return tidy(std::move(s));
+}
+
+std::string device_string(cl_device_id d, cl_device_info param) {
+    const Api& a = api();
+    std::size_t size = 0;
+    check(a.GetDeviceInfo(d, param, 0, nullptr, &size), "clGetDeviceInfo");
+    std::string s(size, '\0');
+    if (size > 0) check(a.GetDeviceInfo(d, param, size, s.data(), nullptr), "clGetDeviceInfo");
+    return tidy(std::move(s));
+}
+
+bool is_nvidia_platform(cl_platform_id p) {
+    return platform_string(p, CL_PLATFORM_VENDOR).find("NVIDIA") != std::string::npos;
+}
+
+DeviceInfo describe(const DeviceRef& ref) {
+    const cl_device_id d = ref.device;
+    DeviceInfo i;
+    i.backend = "opencl";
+    i.name = device_string(d, CL_DEVICE_NAME);
+    i.vendor = device_string(d, CL_DEVICE_VENDOR);
+    i.platform = platform_string(ref.platform, CL_PLATFORM_NAME);
+    i.driver_version = device_string(d, CL_DRIVER_VERSION);
+    i.runtime_version = device_string(d, CL_DEVICE_VERSION);
+    i.compiler_version = device_string(d, CL_DEVICE_OPENCL_C_VERSION);
+    i.compute_units = int(device_value<cl_uint>(d, CL_DEVICE_MAX_COMPUTE_UNITS, "CL_DEVICE_MAX_COMPUTE_UNITS"));
+    i.global_mem_bytes = device_value<cl_ulong>(d, CL_DEVICE_GLOBAL_MEM_SIZE, "CL_DEVICE_GLOBAL_MEM_SIZE");
+    i.max_alloc_bytes = device_value<cl_ulong>(d, CL_DEVICE_MAX_MEM_ALLOC_SIZE, "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
+    i.max_local_mem_bytes =
+        std::size_t(device_value<cl_ulong>(d, CL_DEVICE_LOCAL_MEM_SIZE, "CL_DEVICE_LOCAL_MEM_SIZE"));
+    i.max_work_group_size =
+        device_value<std::size_t>(d, CL_DEVICE_MAX_WORK_GROUP_SIZE, "CL_DEVICE_MAX_WORK_GROUP_SIZE");
+    i.clock_mhz = int(device_value<cl_uint>(d, CL_DEVICE_MAX_CLOCK_FREQUENCY, "CL_DEVICE_MAX_CLOCK_FREQUENCY"));
+    const auto type = device_value<cl_device_type>(d, CL_DEVICE_TYPE, "CL_DEVICE_TYPE");
+    i.is_gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
+    i.is_nvidia = i.vendor.find("NVIDIA") != std::string::npos;
+    // NVIDIA's platform reports the compute capability through its own extension.
+    if (i.is_nvidia &&
+        device_string(d, CL_DEVICE_EXTENSIONS).find("cl_nv_device_attribute_query") != std::string::npos) {
+        i.cc_major = int(device_value<cl_uint>(d, kCcMajorNv, "CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV"));
+        i.cc_minor = int(device_value<cl_uint>(d, kCcMinorNv, "CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV"));
+    }
+    return i;
+}
+
+}  // namespace tb::cl

@@ -1,0 +1,280 @@
+// The opencl backend: every device of every OpenCL platform, one context and one in-order
+// profiling queue per opened device.
+#include "opencl_device.hpp"
+
+#include <cstdint>
+#include <cstdio>
+#include <type_traits>
+#include <unordered_map>
+
+#include "cl_api.hpp"
+#include "cl_build.hpp"
+#include "cl_events.hpp"
+#include "cl_info.hpp"
+#include "cl_module.hpp"
+
+namespace tb {
+namespace {
+
+using cl::api;
+using cl::check;
+
+cl_mem to_mem(std::uint64_t handle) { return reinterpret_cast<cl_mem>(static_cast<std::uintptr_t>(handle)); }
+std::uint64_t to_handle(cl_mem m) { return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(m)); }
+
+std::string mib(std::uint64_t bytes) {
+    char s[32];
+    std::snprintf(s, sizeof s, "%.1f", double(bytes) / (1024.0 * 1024.0));
+    return s;
+}
+
+// "OpenCL 3.0 CUDA 12.8" -> 3; 1 when the string does not follow the spec's format.
+int platform_major_version(cl_platform_id p) {
+    const std::string v = cl::platform_string(p, CL_PLATFORM_VERSION);
+    int major = 1, minor = 0;
+    if (std::sscanf(v.c_str(), "OpenCL %d.%d", &major, &minor) != 2) return 1;
+    return major;
+}
+
+std::string dims_text(const std::size_t* d, cl_uint n) {
+    std::string s;
+    for (cl_uint i = 0; i < n; ++i) s += (i ? "x" : "") + std::to_string(d[i]);
+    return s;
+}
+
+class OpenClDevice final : public Device {
+public:
+    explicit OpenClDevice(const cl::DeviceRef& ref)
+        : ref_(ref), info_(cl::describe(ref)), nvidia_platform_(cl::is_nvidia_platform(ref.platform)) {
+        const cl::Api& a = api();
+        cl_int rc = CL_SUCCESS;
+        const cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
+                                               reinterpret_cast<cl_context_properties>(ref.platform), 0};
+        ctx_ = a.CreateContext(props, 1, &ref.device, nullptr, nullptr, &rc);
+        check(rc, "clCreateContext");
+        try {
+            queue_ = create_queue();
+        } catch (...) {
+            a.ReleaseContext(ctx_);
+            throw;
+        }
+    }
+
+    ~OpenClDevice() override {
+        const cl::Api& a = api();
+        a.Finish(queue_);  // let enqueued work end before its queue goes
+        a.ReleaseCommandQueue(queue_);
+        a.ReleaseContext(ctx_);
+    }
+
+    const DeviceInfo& info() const override { return info_; }
+    Dialect dialect() const override { return Dialect::OpenCL; }
+
+    void upload(const Buffer& dst, const void* src, std::size_t bytes, std::size_t offset) override {
+        check_range("upload", dst, bytes, offset);
+        if (bytes == 0) return;
+        cl_event ev = nullptr;
+        check(api().EnqueueWriteBuffer(queue_, to_mem(dst.handle()), CL_TRUE, offset, bytes, src, 0, nullptr, event_slot(ev)),
+              "clEnqueueWriteBuffer");
+        keep(ev);
+    }
+
+    void download(void* dst, const Buffer& src, std::size_t bytes, std::size_t offset) override {
+        check_range("download", src, bytes, offset);
+        if (bytes == 0) return;
+        cl_event ev = nullptr;
+        check(api().EnqueueReadBuffer(queue_, to_mem(src.handle()), CL_TRUE, offset, bytes, dst, 0, nullptr, event_slot(ev)),
+              "clEnqueueReadBuffer");
+        keep(ev);
+    }
+
+    void copy(const Buffer& dst, const Buffer& src, std::size_t bytes) override {
+        check_range("copy source", src, bytes, 0);
+        check_range("copy destination", dst, bytes, 0);
+        if (bytes == 0) return;
+        cl_event ev = nullptr;
+        check(api().EnqueueCopyBuffer(queue_, to_mem(src.handle()), to_mem(dst.handle()), 0, 0, bytes, 0, nullptr,
+                                      event_slot(ev)),
+              "clEnqueueCopyBuffer");
+        keep(ev);
+    }
+
+    void fill_u32(const Buffer& dst, std::uint32_t pattern) override {
+        // The filled size must be a multiple of the pattern: whole 32-bit words only.
+        const std::size_t bytes = dst.bytes() / 4 * 4;
+        if (bytes == 0) return;
+        cl_event ev = nullptr;
+        check(api().EnqueueFillBuffer(queue_, to_mem(dst.handle()), &pattern, sizeof pattern, 0, bytes, 0, nullptr,
+                                      event_slot(ev)),
+              "clEnqueueFillBuffer");
+        keep(ev);
+    }
+
+    std::unique_ptr<Module> compile(const Source& src, const CompileOptions& opt) override {
+        cl::BuiltProgram built =
+            cl::build_program(cl::BuildTarget{ctx_, ref_.device, info_.name, nvidia_platform_}, src, opt);
+        auto m = std::make_unique<cl::ClModule>(built.program, src.file_name);
+        m->ptx = std::move(built.binary);  // NVIDIA's platform: PTX text; others: not asked for
+        m->log = std::move(built.log);
+        m->compile_ms = built.compile_ms;
+        return m;
+    }
+
+    void launch(const Kernel& k, Dim3 grid, Dim3 block, const Args& args) override {
+        const cl::Api& a = api();
+        auto kernel = static_cast<cl_kernel>(k.handle);
+        if (!kernel) throw Error("opencl: launch of kernel '" + k.name + "' without a handle");
+        if (grid.count() == 0 || block.count() == 0)
+            throw Error("opencl: launch of '" + k.name + "' with an empty grid or block");
+        set_args(kernel, k.name, args);
+
+        // Only as many dimensions as the launch uses, so get_work_dim() tells the truth.
+        const cl_uint dims = (grid.z > 1 || block.z > 1) ? 3 : (grid.y > 1 || block.y > 1) ? 2 : 1;
+        const std::size_t global[3] = {std::size_t(grid.x) * block.x, std::size_t(grid.y) * block.y,
+                                       std::size_t(grid.z) * block.z};
+        const std::size_t local[3] = {block.x, block.y, block.z};
+        cl_event ev = nullptr;
+        check(a.EnqueueNDRangeKernel(queue_, kernel, dims, nullptr, global, local, 0, nullptr, event_slot(ev)),
+              "clEnqueueNDRangeKernel(" + k.name + ", global " + dims_text(global, dims) + ", local " +
+                  dims_text(local, dims) + ")");
+        keep(ev);
+    }
+
+    void synchronize() override { check(api().Finish(queue_), "clFinish"); }
+    void* native_queue() const override { return queue_; }
+
+    double time_ms(const std::function<void()>& work) override {
+        if (timing_) throw Error("opencl: time_ms regions cannot be nested");
+        cl::EventSpan span;
+        timing_ = &span;
+        try {
+            work();
+        } catch (...) {
+            timing_ = nullptr;
+            throw;
+        }
+        timing_ = nullptr;
+        check(api().Finish(queue_), "clFinish");
+        if (span.empty()) throw Error("opencl: time_ms: the timed work enqueued nothing");
+        return span.elapsed_ms();
+    }
+
+protected:
+    std::uint64_t raw_alloc(std::size_t bytes) override {
+        if (bytes == 0) throw Error("opencl: cannot allocate a 0-byte buffer");
+        if (bytes > info_.max_alloc_bytes)
+            throw Error("opencl: dataset needs " + mib(bytes) + " MiB in one buffer but the device allows " +
+                        mib(info_.max_alloc_bytes) + " MiB (CL_DEVICE_MAX_MEM_ALLOC_SIZE of " + info_.name + ")");
+        // Some platforms (PoCL) allocate lazily and would fail later, far from the cause.
+        if (allocated_ + bytes > info_.global_mem_bytes)
+            throw Error("opencl: dataset needs " + mib(allocated_ + bytes) + " MiB but the device allows " +
+                        mib(info_.global_mem_bytes) + " MiB (CL_DEVICE_GLOBAL_MEM_SIZE of " + info_.name + ")");
+        cl_int rc = CL_SUCCESS;
+        cl_mem m = api().CreateBuffer(ctx_, CL_MEM_READ_WRITE, bytes, nullptr, &rc);
+        check(rc, "clCreateBuffer(" + std::to_string(bytes) + " bytes)");
+        sizes_[to_handle(m)] = bytes;
+        allocated_ += bytes;
+        return to_handle(m);
+    }
+
+    void raw_free(std::uint64_t handle) noexcept override {
+        auto it = sizes_.find(handle);
+        if (it != sizes_.end()) {
+            allocated_ -= it->second;
+            sizes_.erase(it);
+        }
+        api().ReleaseMemObject(to_mem(handle));  // a destructor path: nothing to do on failure
+    }
+
+private:
+    cl_command_queue create_queue() {
+        const cl::Api& a = api();
+        cl_int rc = CL_SUCCESS;
+        if (a.CreateCommandQueueWithProperties && platform_major_version(ref_.platform) >= 2) {
+            const cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+            cl_command_queue q = a.CreateCommandQueueWithProperties(ctx_, ref_.device, props, &rc);
+            check(rc, "clCreateCommandQueueWithProperties");
+            return q;
+        }
+        if (!a.CreateCommandQueue) throw Error("opencl: the OpenCL loader has no clCreateCommandQueue for this 1.x platform");
+        cl_command_queue q = a.CreateCommandQueue(ctx_, ref_.device, CL_QUEUE_PROFILING_ENABLE, &rc);
+        check(rc, "clCreateCommandQueue");
+        return q;
+    }
+
+    void set_args(cl_kernel kernel, const std::string& name, const Args& args) {
+        const cl::Api& a = api();
+        cl_uint expected = 0;
+        check(a.GetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof expected, &expected, nullptr),
+              "clGetKernelInfo(CL_KERNEL_NUM_ARGS)");
+        if (expected != args.values().size())
+            throw Error("opencl: kernel '" + name + "' takes " + std::to_string(expected) + " arguments, " +
+                        std::to_string(args.values().size()) + " given");
+        cl_uint i = 0;
+        for (const Arg& arg : args.values()) {
+            const cl_int rc = std::visit(
+                [&](const auto& v) -> cl_int {
+                    using T = std::decay_t<decltype(v)>;
+                    if constexpr (std::is_same_v<T, BufferRef>) {
+                        const cl_mem m = to_mem(v.handle);
+                        return a.SetKernelArg(kernel, i, sizeof m, &m);
+                    } else if constexpr (std::is_same_v<T, LocalMem>) {
+                        return a.SetKernelArg(kernel, i, v.bytes, nullptr);  // a __local pointer
+                    } else {
+                        return a.SetKernelArg(kernel, i, sizeof v, &v);  // scalars by value
+                    }
+                },
+                arg);
+            check(rc, "clSetKernelArg(" + name + ", argument " + std::to_string(i) + ")");
+            ++i;
+        }
+    }
+
+    void check_range(const char* what, const Buffer& b, std::size_t bytes, std::size_t offset) const {
+        if (!b) throw Error(std::string("opencl: ") + what + " of an empty buffer");
+        if (offset > b.bytes() || bytes > b.bytes() - offset)
+            throw Error(std::string("opencl: ") + what + " of " + std::to_string(bytes) + " bytes at offset " +
+                        std::to_string(offset) + " exceeds the buffer's " + std::to_string(b.bytes()) + " bytes");
+    }
+
+    // Inside time_ms every command gets an event; outside, none is created.
+    cl_event* event_slot(cl_event& ev) const { return timing_ ? &ev : nullptr; }
+    void keep(cl_event ev) {
+        if (timing_ && ev) timing_->add(ev);
+    }
+
+    cl::DeviceRef ref_;
+    DeviceInfo info_;
+    bool nvidia_platform_ = false;
+    cl_context ctx_ = nullptr;
+    cl_command_queue queue_ = nullptr;
+    cl::EventSpan* timing_ = nullptr;  // set while a time_ms region is open
+    std::unordered_map<std::uint64_t, std::size_t> sizes_;
+    std::uint64_t allocated_ = 0;
+};
+
+class OpenClBackend final : public Backend {
+public:
+    std::string id() const override { return "opencl"; }
+    Dialect dialect() const override { return Dialect::OpenCL; }
+
+    std::vector<DeviceInfo> devices() override {
+        std::vector<DeviceInfo> out;
+        for (const auto& ref : cl::all_devices()) out.push_back(cl::describe(ref));
+        return out;
+    }
+
+    std::unique_ptr<Device> open(std::size_t index) override {
+        const auto refs = cl::all_devices();
+        if (index >= refs.size())
+            throw Error("opencl: no device " + std::to_string(index) + " (" + std::to_string(refs.size()) +
+                        " device(s), numbered from 0)");
+        return std::make_unique<OpenClDevice>(refs[index]);
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_opencl_backend() { return std::make_unique<OpenClBackend>(); }
+
+}  // namespace tb

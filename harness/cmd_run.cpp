@@ -1,0 +1,102 @@
+#include <cstdio>
+#include <iostream>
+
+#include <unistd.h>
+
+#include "commands.hpp"
+#include "environment.hpp"
+#include "runner.hpp"
+#include "table.hpp"
+#ifdef TRIBENCH_HAVE_CUDA
+#include "cuda/kernel_cache.hpp"
+#endif
+
+namespace tb {
+
+namespace {
+
+std::vector<LaunchMode> parse_launches(const std::vector<std::string>& names) {
+    std::vector<LaunchMode> out;
+    for (const auto& n : split_list(names)) {
+        if (n == "stream") out.push_back(LaunchMode::Stream);
+        else if (n == "graph") out.push_back(LaunchMode::Graph);
+        else if (n == "all") out = {LaunchMode::Stream, LaunchMode::Graph};
+        else throw Error("unknown launch mode '" + n + "' (known: stream, graph, all)");
+    }
+    return out;
+}
+
+}  // namespace
+
+int cmd_run(const RunOptions& o) {
+    RunnerOptions ro;
+    ro.compile.math = math_mode_from_string(o.math);
+    ro.seed = o.seed;
+    ro.min_time_s = o.min_time_s;
+    ro.min_time_from_flags = o.min_time_from_flags;
+    ro.keep_going = o.keep_going;
+    ro.save_outputs_dir = o.save_outputs;
+    ro.progress = isatty(STDERR_FILENO);
+#ifdef TRIBENCH_HAVE_CUDA
+    if (o.no_cache) cuda::set_kernel_cache_enabled(false);
+#endif
+    if (!(o.min_time_s > 0)) throw Error("--min-time must be positive");
+
+    SelectionRequest req;
+    req.programs = split_list(o.programs);
+    req.datasets = split_list(o.datasets);
+    req.variants = split_list(o.variants);
+    req.devices = split_list(o.devices);
+    req.launches = parse_launches(o.launches);
+    req.all_datasets = o.all_datasets;
+
+    req.matrix_files = o.matrix_files;
+    // Fail on an unwritable output path now, not after an hour of measuring.
+    if (!o.out.empty()) {
+        const std::string probe = o.out + ".probe";
+        if (std::FILE* f = std::fopen(probe.c_str(), "w")) {
+            std::fclose(f);
+            std::remove(probe.c_str());
+        } else {
+            throw Error("cannot write " + o.out);
+        }
+    }
+
+    auto slots = probe_requested(split_list(o.backends), &req.vendor);
+    const auto cases = plan_cases(req, slots);  // bad names fail here, before any output
+    std::size_t available = 0;
+    for (const auto& s : slots) {
+        if (s.unavailable.empty()) ++available;
+        else if (s.run_kernels) std::cerr << s.id << ": unavailable: " << s.unavailable << "\n";
+    }
+    if (available == 0) throw Error("no backend is available");
+    if (cases.empty()) throw Error("nothing to run: the selection matches no benchmark");
+
+    install_interrupt_handler();
+    Results r = run_cases(slots, cases, ro);
+    r.environment = host_environment(o.argv);
+    r.environment["options"] = {{"math", o.math}, {"seed", o.seed}, {"min_time_s", o.min_time_s},
+                                {"kernel_cache", !o.no_cache}, {"keep_going", o.keep_going}};
+    std::cout << format_results_table(r, isatty(STDOUT_FILENO));
+    if (!o.out.empty()) {
+        save_results(o.out, r);
+        std::cout << "results written to " << o.out << "\n";
+    }
+    int failed = 0, skipped = 0;
+    for (const auto& b : r.benchmarks) {
+        failed += b.status == Status::ValidationFailed || b.status == Status::Error;
+        skipped += b.status == Status::Skipped;
+    }
+    if (failed || skipped) {
+        std::cerr << "tribench: " << failed << " of " << r.benchmarks.size() << " benchmarks failed";
+        if (skipped) std::cerr << ", " << skipped << " not run";
+        std::cerr << "\n";
+        for (const auto& b : r.benchmarks)
+            if (b.status == Status::ValidationFailed || b.status == Status::Error)
+                std::cerr << "  " << b.name << ": " << b.error << "\n";
+    }
+    if (interrupted()) return 130;
+    return failed || skipped ? 1 : 0;
+}
+
+}  // namespace tb

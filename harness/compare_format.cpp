@@ -1,0 +1,361 @@
+#include "compare_format.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+#include <string_view>
+
+namespace tb {
+
+using nlohmann::json;
+
+namespace {
+
+const char* const kGreen = "\033[32m";
+const char* const kRed = "\033[31m";
+const char* const kBoldRed = "\033[1;31m";
+const char* const kReset = "\033[0m";
+
+std::string printf_str(const char* f, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, v);
+    return buf;
+}
+
+// A text table whose cells may carry a color; widths count only the visible text.
+struct Cell {
+    std::string text;
+    const char* color = nullptr;
+};
+
+std::string render(const std::vector<std::string>& head, const std::vector<bool>& right,
+                   const std::vector<std::vector<Cell>>& rows, bool color) {
+    std::vector<std::size_t> w(head.size());
+    for (std::size_t c = 0; c < head.size(); ++c) {
+        w[c] = head[c].size();
+        for (const auto& r : rows) w[c] = std::max(w[c], r[c].text.size());
+    }
+    std::ostringstream out;
+    auto line = [&](const std::vector<Cell>& cells) {
+        std::string s;
+        for (std::size_t c = 0; c < cells.size(); ++c) {
+            const std::string pad(w[c] - cells[c].text.size(), ' ');
+            std::string text = cells[c].text;
+            if (color && cells[c].color && !text.empty()) text = cells[c].color + text + kReset;
+            s += right[c] ? pad + text : text + (c + 1 < cells.size() ? pad : "");
+            if (c + 1 < cells.size()) s += "  ";
+        }
+        while (!s.empty() && s.back() == ' ') s.pop_back();
+        out << s << "\n";
+    };
+    std::vector<Cell> h;
+    for (const auto& t : head) h.push_back({t});
+    line(h);
+    for (const auto& r : rows) line(r);
+    return out.str();
+}
+
+const char* verdict_color(Verdict v) {
+    switch (v) {
+        case Verdict::Faster:
+        case Verdict::Fixed: return kGreen;
+        case Verdict::Slower: return kRed;
+        case Verdict::Regression:
+        case Verdict::Broken: return kBoldRed;
+        default: return nullptr;
+    }
+}
+
+std::string change_text(const ComparedBenchmark& b) {
+    if (b.speedup <= 0) return "";
+    return printf_str("%+.1f%%", b.change_pct);
+}
+
+std::string side_text(bool present, Status st, double median) {
+    if (!present) return "";
+    return st == Status::Ok ? format_ms(median) : to_string(st);
+}
+
+// Why a failed or uncompared benchmark is what it is, for the end of its line.
+std::string failure_detail(const ComparedBenchmark& b) {
+    if (b.verdict == Verdict::Broken) return "NEW: " + b.new_error;
+    if (b.verdict == Verdict::NotCompared) {
+        if (b.new_status != Status::Ok && !b.new_error.empty()) return "NEW: " + b.new_error;
+        if (!b.old_error.empty()) return "OLD: " + b.old_error;
+    }
+    return "";
+}
+
+std::string summary_line(const Comparison& c) {
+    std::string s;
+    const Verdict order[] = {Verdict::Regression, Verdict::Broken,   Verdict::Slower,      Verdict::Faster, Verdict::Fixed,
+                             Verdict::Unchanged,  Verdict::NotCompared, Verdict::OnlyOld, Verdict::OnlyNew};
+    for (Verdict v : order) {
+        const std::size_t n = c.count(v);
+        if (n == 0) continue;
+        s += (s.empty() ? "" : ", ") + std::to_string(n) + " " + to_string(v);
+    }
+    return s.empty() ? "no benchmarks" : s;
+}
+
+std::string rule_line(const Comparison& c) {
+    return "regression: significantly different (two-sided Mann-Whitney U, p < " + printf_str("%g", c.options.alpha) +
+           ") and more than " + printf_str("%g", c.options.threshold_pct) +
+           "% slower (median), or ok in OLD and failing in NEW";
+}
+
+std::size_t untestable(const Comparison& c) {
+    return std::size_t(std::count_if(c.benchmarks.begin(), c.benchmarks.end(), [](const ComparedBenchmark& b) {
+        return b.old_status == Status::Ok && b.new_status == Status::Ok && b.in_old && b.in_new && !b.testable;
+    }));
+}
+
+json number_or_null(bool ok, double v) { return ok ? json(v) : json(nullptr); }
+
+}  // namespace
+
+std::string format_ms(double ms) {
+    if (ms >= 1000) return printf_str("%.0f", ms);
+    if (ms >= 100) return printf_str("%.1f", ms);
+    if (ms >= 10) return printf_str("%.2f", ms);
+    if (ms >= 1) return printf_str("%.3f", ms);
+    return printf_str("%.3g", ms);
+}
+
+std::string format_p(double p) { return p < 0.001 ? "<0.001" : printf_str("%.3f", p); }
+
+std::string format_speedup(double s) { return printf_str(s >= 100 ? "%.0fx" : "%.2fx", s); }
+
+std::string markdown_escape(const std::string& s) {
+    std::string out;
+    for (char ch : s) {
+        if (std::string_view("|*_`<>~[]").find(ch) != std::string_view::npos) out += '\\';
+        out += ch == '\n' ? ' ' : ch;
+    }
+    return out;
+}
+
+std::string describe_run(const Results& r, const std::string& path) {
+    std::string d = path;
+    std::vector<std::string> parts;
+    const json& env = r.environment;
+    if (env.is_object()) {
+        if (env.contains("tribench_version") && env["tribench_version"].is_string())
+            parts.push_back("tribench " + env["tribench_version"].get<std::string>() +
+                            (env.contains("tribench_commit") && env["tribench_commit"].is_string()
+                                 ? " " + env["tribench_commit"].get<std::string>()
+                                 : ""));
+        if (env.contains("created_utc") && env["created_utc"].is_string()) parts.push_back(env["created_utc"].get<std::string>());
+    }
+    for (std::size_t i = 0; i < parts.size(); ++i) d += (i == 0 ? " (" : ", ") + parts[i];
+    return parts.empty() ? d : d + ")";
+}
+
+// --- two runs ---------------------------------------------------------------------------
+
+std::string comparison_terminal(const Comparison& c, const RunLabels& l, bool color) {
+    std::ostringstream out;
+    out << "OLD: " << l.old_run << "\nNEW: " << l.new_run << "\n";
+    for (const auto& m : c.device_mismatches) out << "warning: --force: " << m << "\n";
+    out << "\n";
+    std::vector<std::vector<Cell>> rows;
+    for (const auto& b : c.benchmarks) {
+        const char* col = verdict_color(b.verdict);
+        const bool timed = b.verdict == Verdict::Unchanged || b.verdict == Verdict::Faster ||
+                           b.verdict == Verdict::Slower || b.verdict == Verdict::Regression;
+        std::string verdict = to_string(b.verdict);
+        const std::string detail = failure_detail(b);
+        if (!detail.empty()) verdict += " (" + detail + ")";
+        rows.push_back({{b.name},
+                        {side_text(b.in_old, b.old_status, b.old_median_ms)},
+                        {side_text(b.in_new, b.new_status, b.new_median_ms)},
+                        {timed && b.speedup > 0 ? format_speedup(b.speedup) : "", b.significant ? col : nullptr},
+                        {timed ? change_text(b) : ""},
+                        {timed ? format_p(b.p_value) : ""},
+                        {verdict, col}});
+    }
+    out << render({"benchmark", "old ms", "new ms", "speedup", "change", "p", "verdict"},
+                  {false, true, true, true, true, true, false}, rows, color);
+    out << "\n" << rule_line(c) << "\n";
+    if (const std::size_t n = untestable(c))
+        out << "note: " << n << " benchmark" << (n == 1 ? " has" : "s have")
+            << " too few samples to ever reach p < " << printf_str("%g", c.options.alpha) << "\n";
+    out << "summary: " << summary_line(c) << "\n";
+    return out.str();
+}
+
+std::string comparison_markdown(const Comparison& c, const RunLabels& l) {
+    std::ostringstream out;
+    out << "### tribench compare\n\n";
+    out << "OLD: " << markdown_escape(l.old_run) << "  \nNEW: " << markdown_escape(l.new_run) << "\n\n";
+    for (const auto& m : c.device_mismatches) out << "> **warning** (--force): " << markdown_escape(m) << "\n\n";
+    out << "| benchmark | old ms | new ms | speedup | change | p | verdict |\n";
+    out << "|:--|--:|--:|--:|--:|--:|:--|\n";
+    for (const auto& b : c.benchmarks) {
+        const bool timed = b.verdict == Verdict::Unchanged || b.verdict == Verdict::Faster ||
+                           b.verdict == Verdict::Slower || b.verdict == Verdict::Regression;
+        std::string verdict = to_string(b.verdict);
+        if (is_failure(b.verdict)) verdict = "**" + verdict + "**";
+        const std::string detail = failure_detail(b);
+        if (!detail.empty()) verdict += " (" + markdown_escape(detail) + ")";
+        out << "| " << markdown_escape(b.name) << " | " << side_text(b.in_old, b.old_status, b.old_median_ms) << " | "
+            << side_text(b.in_new, b.new_status, b.new_median_ms) << " | "
+            << (timed && b.speedup > 0 ? format_speedup(b.speedup) : "") << " | " << (timed ? change_text(b) : "")
+            << " | " << (timed ? markdown_escape(format_p(b.p_value)) : "") << " | " << verdict << " |\n";
+    }
+    out << "\n**Summary:** " << summary_line(c) << ".  \n" << markdown_escape(rule_line(c)) << ".\n";
+    return out.str();
+}
+
+json comparison_json(const Comparison& c, const RunLabels& l) {
+    json j = {{"schema", "tribench-compare"},
+              {"version", 1},
+              {"old", l.old_run},
+              {"new", l.new_run},
+              {"test", "two-sided Mann-Whitney U"},
+              {"alpha", c.options.alpha},
+              {"threshold_pct", c.options.threshold_pct},
+              {"forced", c.options.force},
+              {"device_mismatches", c.device_mismatches},
+              {"exit_code", c.exit_code()}};
+    json summary = json::object();
+    for (const auto& b : c.benchmarks) summary[to_string(b.verdict)] = c.count(b.verdict);
+    j["summary"] = summary;
+    j["benchmarks"] = json::array();
+    for (const auto& b : c.benchmarks) {
+        const bool both_ok = b.in_old && b.in_new && b.old_status == Status::Ok && b.new_status == Status::Ok;
+        json e = {{"name", b.name},
+                  {"verdict", to_string(b.verdict)},
+                  {"old_status", b.in_old ? json(to_string(b.old_status)) : json(nullptr)},
+                  {"new_status", b.in_new ? json(to_string(b.new_status)) : json(nullptr)},
+                  {"old_median_ms", number_or_null(b.in_old && b.old_status == Status::Ok, b.old_median_ms)},
+                  {"new_median_ms", number_or_null(b.in_new && b.new_status == Status::Ok, b.new_median_ms)},
+                  {"old_count", b.old_count},
+                  {"new_count", b.new_count},
+                  {"speedup", number_or_null(both_ok && b.speedup > 0, b.speedup)},
+                  {"change_pct", number_or_null(both_ok && b.speedup > 0, b.change_pct)},
+                  {"p_value", number_or_null(both_ok, b.p_value)},
+                  {"exact", both_ok && b.exact},
+                  {"testable", both_ok && b.testable},
+                  {"significant", b.significant},
+                  {"regression", b.regression},
+                  {"old_device", b.old_device},
+                  {"new_device", b.new_device}};
+        if (!b.old_error.empty()) e["old_error"] = b.old_error;
+        if (!b.new_error.empty()) e["new_error"] = b.new_error;
+        j["benchmarks"].push_back(e);
+    }
+    return j;
+}
+
+// --- one run's backends -------------------------------------------------------------------
+
+namespace {
+
+std::string cell_text(const MatrixCell& c, bool is_baseline) {
+    if (!c.present) return "";
+    if (c.status != Status::Ok) return to_string(c.status);
+    if (c.speedup <= 0) return "no baseline";
+    if (is_baseline) return format_speedup(c.speedup);
+    return (c.significant ? "" : "~") + format_speedup(c.speedup);
+}
+
+const char* cell_color(const MatrixCell& c) {
+    if (!c.present) return nullptr;
+    if (c.status == Status::ValidationFailed || c.status == Status::Error) return kRed;
+    if (!c.significant || c.speedup <= 0) return nullptr;
+    return c.speedup > 1 ? kGreen : kRed;
+}
+
+std::string baseline_ms(const BackendMatrix& m, const MatrixRow& r) {
+    for (std::size_t ci = 0; ci < m.columns.size(); ++ci) {
+        const MatrixCell& c = r.cells[ci];
+        if (m.columns[ci].substr(0, m.columns[ci].find('@')) == m.baseline && c.present && c.status == Status::Ok &&
+            c.speedup > 0)
+            return format_ms(c.median_ms);
+    }
+    return "";
+}
+
+std::string matrix_legend(const BackendMatrix& m) {
+    return "speedup vs " + m.baseline + " = " + m.baseline +
+           " median / backend median; ~ marks no significant difference (two-sided Mann-Whitney U, p >= " +
+           printf_str("%g", m.alpha) + ")";
+}
+
+}  // namespace
+
+std::string matrix_terminal(const BackendMatrix& m, const std::string& run, bool color) {
+    std::ostringstream out;
+    out << "run: " << run << "\n";
+    for (const auto& n : m.notes) out << "note: " << n << "\n";
+    out << "\n";
+    std::vector<std::string> head = {"benchmark", m.baseline + " ms"};
+    std::vector<bool> right = {false, true};
+    for (const auto& c : m.columns) {
+        head.push_back(c);
+        right.push_back(true);
+    }
+    std::vector<std::vector<Cell>> rows;
+    for (const auto& r : m.rows) {
+        std::vector<Cell> cells = {{r.key}, {baseline_ms(m, r)}};
+        for (std::size_t ci = 0; ci < m.columns.size(); ++ci) {
+            const bool is_base = m.columns[ci].substr(0, m.columns[ci].find('@')) == m.baseline;
+            cells.push_back({cell_text(r.cells[ci], is_base), is_base ? nullptr : cell_color(r.cells[ci])});
+        }
+        rows.push_back(cells);
+    }
+    out << render(head, right, rows, color) << "\n" << matrix_legend(m) << "\n";
+    return out.str();
+}
+
+std::string matrix_markdown(const BackendMatrix& m, const std::string& run) {
+    std::ostringstream out;
+    out << "### tribench backends: speedup vs " << markdown_escape(m.baseline) << "\n\n";
+    out << "Run: " << markdown_escape(run) << "\n\n";
+    for (const auto& n : m.notes) out << "> " << markdown_escape(n) << "\n\n";
+    out << "| benchmark | " << markdown_escape(m.baseline) << " ms |";
+    for (const auto& c : m.columns) out << " " << markdown_escape(c) << " |";
+    out << "\n|:--|--:|";
+    for (std::size_t i = 0; i < m.columns.size(); ++i) out << "--:|";
+    out << "\n";
+    for (const auto& r : m.rows) {
+        out << "| " << markdown_escape(r.key) << " | " << baseline_ms(m, r) << " |";
+        for (std::size_t ci = 0; ci < m.columns.size(); ++ci) {
+            const bool is_base = m.columns[ci].substr(0, m.columns[ci].find('@')) == m.baseline;
+            out << " " << markdown_escape(cell_text(r.cells[ci], is_base)) << " |";
+        }
+        out << "\n";
+    }
+    out << "\n" << markdown_escape(matrix_legend(m)) << ".\n";
+    return out.str();
+}
+
+json matrix_json(const BackendMatrix& m, const std::string& run) {
+    json j = {{"schema", "tribench-backend-matrix"}, {"version", 1},          {"run", run},
+              {"baseline", m.baseline},              {"alpha", m.alpha},      {"columns", m.columns},
+              {"notes", m.notes},                    {"rows", json::array()}};
+    for (const auto& r : m.rows) {
+        json row = {{"key", r.key}, {"program", r.program}, {"dataset", r.dataset}, {"variant", r.variant},
+                    {"launch", r.launch}, {"cells", json::object()}};
+        for (std::size_t ci = 0; ci < m.columns.size(); ++ci) {
+            const MatrixCell& c = r.cells[ci];
+            if (!c.present) continue;
+            const bool ok = c.status == Status::Ok;
+            json cell = {{"status", to_string(c.status)},
+                         {"device", c.device},
+                         {"count", c.count},
+                         {"median_ms", number_or_null(ok, c.median_ms)},
+                         {"rsd", number_or_null(ok, c.rsd)},
+                         {"speedup", number_or_null(ok && c.speedup > 0, c.speedup)},
+                         {"p_value", number_or_null(ok && c.speedup > 0, c.p_value)},
+                         {"significant", c.significant}};
+            if (!c.error.empty()) cell["error"] = c.error;
+            row["cells"][m.columns[ci]] = cell;
+        }
+        j["rows"].push_back(row);
+    }
+    return j;
+}
+
+}  // namespace tb

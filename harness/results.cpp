@@ -1,0 +1,251 @@
+#include "results.hpp"
+
+#include "atomic_file.hpp"
+
+namespace tb {
+
+using nlohmann::json;
+
+const char* to_string(Status s) {
+    switch (s) {
+        case Status::Ok: return "ok";
+        case Status::ValidationFailed: return "validation_failed";
+        case Status::Error: return "error";
+        case Status::Skipped: return "skipped";
+    }
+    return "?";
+}
+
+Status status_from_string(const std::string& s) {
+    for (Status st : {Status::Ok, Status::ValidationFailed, Status::Error, Status::Skipped})
+        if (s == to_string(st)) return st;
+    throw Error("unknown status '" + s + "'");
+}
+
+namespace {
+
+json device_json(const DeviceRecord& d) {
+    const DeviceInfo& i = d.info;
+    return {{"id", d.id},
+            {"backend", i.backend},
+            {"name", i.name},
+            {"vendor", i.vendor},
+            {"platform", i.platform},
+            {"driver_version", i.driver_version},
+            {"runtime_version", i.runtime_version},
+            {"compiler_version", i.compiler_version},
+            {"compute_capability", std::to_string(i.cc_major) + "." + std::to_string(i.cc_minor)},
+            {"compute_units", i.compute_units},
+            {"global_mem_bytes", i.global_mem_bytes},
+            {"free_mem_bytes", i.free_mem_bytes},
+            {"max_alloc_bytes", i.max_alloc_bytes},
+            {"max_local_mem_bytes", i.max_local_mem_bytes},
+            {"max_work_group_size", i.max_work_group_size},
+            {"clock_mhz", i.clock_mhz},
+            {"mem_clock_mhz", i.mem_clock_mhz},
+            {"mem_bus_width_bits", i.mem_bus_width_bits},
+            {"is_gpu", i.is_gpu},
+            {"is_nvidia", i.is_nvidia}};
+}
+
+DeviceRecord device_from_json(const json& j) {
+    DeviceRecord d;
+    d.id = j.at("id").get<std::string>();
+    DeviceInfo& i = d.info;
+    i.backend = j.value("backend", "");
+    i.name = j.value("name", "");
+    i.vendor = j.value("vendor", "");
+    i.platform = j.value("platform", "");
+    i.driver_version = j.value("driver_version", "");
+    i.runtime_version = j.value("runtime_version", "");
+    i.compiler_version = j.value("compiler_version", "");
+    const std::string cc = j.value("compute_capability", "0.0");
+    const auto dot = cc.find('.');
+    try {
+        i.cc_major = std::stoi(cc.substr(0, dot));
+        i.cc_minor = dot == std::string::npos ? 0 : std::stoi(cc.substr(dot + 1));
+    } catch (const std::exception&) {
+        throw Error("device " + d.id + ": bad compute_capability '" + cc + "'");
+    }
+    i.compute_units = j.value("compute_units", 0);
+    i.global_mem_bytes = j.value("global_mem_bytes", std::uint64_t(0));
+    i.free_mem_bytes = j.value("free_mem_bytes", std::uint64_t(0));
+    i.max_alloc_bytes = j.value("max_alloc_bytes", std::uint64_t(0));
+    i.max_local_mem_bytes = j.value("max_local_mem_bytes", std::size_t(0));
+    i.max_work_group_size = j.value("max_work_group_size", std::size_t(0));
+    i.clock_mhz = j.value("clock_mhz", 0);
+    i.mem_clock_mhz = j.value("mem_clock_mhz", 0);
+    i.mem_bus_width_bits = j.value("mem_bus_width_bits", 0);
+    i.is_gpu = j.value("is_gpu", false);
+    i.is_nvidia = j.value("is_nvidia", false);
+    return d;
+}
+
+json summary_json(const Summary& s) {
+    return {{"count", s.count},   {"min_ms", s.min},       {"max_ms", s.max},
+            {"median_ms", s.median}, {"mean_ms", s.mean}, {"stddev_ms", s.stddev},
+            {"rsd", s.rsd},       {"ci95_low_ms", s.ci95_low}, {"ci95_high_ms", s.ci95_high}};
+}
+
+json benchmark_json(const BenchmarkResult& b) {
+    json j = {{"name", b.name},
+              {"program", b.program},
+              {"dataset", b.dataset},
+              {"variant", b.variant},
+              {"backend", b.backend},
+              {"launch", b.launch},
+              {"device", b.device},
+              {"math", b.math},
+              {"status", to_string(b.status)},
+              {"error", b.error},
+              {"validation",
+               {{"ok", b.validation.ok},
+                {"detail", b.validation.detail},
+                {"checked", b.validation.checked},
+                {"sampled", b.validation.sampled}}},
+              {"compile", {{"ms", b.compile_ms}, {"cached", b.compile_cached}}},
+              {"graph_capture_ms", b.graph_capture_ms},
+              {"transfer", {{"upload_ms", b.upload_ms}, {"download_ms", b.download_ms}}},
+              {"samples_ms", b.samples_ms},
+              {"summary", summary_json(b.summary)},
+              {"work",
+               {{"bytes", b.work.bytes}, {"flops", b.work.flops}, {"items", b.work.items},
+                {"item_name", b.work.item_name}}},
+              {"throughput",
+               {{"gbps", b.throughput.gbps},
+                {"gflops", b.throughput.gflops},
+                {"items_per_s", b.throughput.items_per_s},
+                {"bw_fraction", b.throughput.bw_fraction},
+                {"flop_fraction", b.throughput.flop_fraction}}},
+              {"ptx_hash", b.ptx_hash}};
+    return j;
+}
+
+template <class T>
+T field(const json& j, const char* key, const std::string& where) {
+    if (!j.contains(key)) throw Error(where + ": missing field '" + key + "'");
+    try {
+        return j.at(key).get<T>();
+    } catch (const json::exception&) {
+        throw Error(where + ": field '" + key + "' has the wrong type");
+    }
+}
+
+BenchmarkResult benchmark_from_json(const json& j, const std::string& where) {
+    if (!j.is_object()) throw Error(where + ": not an object");
+    BenchmarkResult b;
+    b.name = field<std::string>(j, "name", where);
+    b.program = field<std::string>(j, "program", where);
+    b.dataset = field<std::string>(j, "dataset", where);
+    b.variant = j.value("variant", "");
+    b.backend = field<std::string>(j, "backend", where);
+    b.launch = j.value("launch", "stream");
+    b.device = field<std::string>(j, "device", where);
+    b.math = j.value("math", "default");
+    try {
+        b.status = status_from_string(field<std::string>(j, "status", where));
+    } catch (const Error& e) {
+        throw Error(where + ": " + e.what());
+    }
+    b.error = j.value("error", "");
+    if (j.contains("validation")) {
+        const json& v = j["validation"];
+        b.validation.ok = v.value("ok", false);
+        b.validation.detail = v.value("detail", "");
+        b.validation.checked = v.value("checked", std::size_t(0));
+        b.validation.sampled = v.value("sampled", false);
+    }
+    if (j.contains("compile")) {
+        b.compile_ms = j["compile"].value("ms", 0.0);
+        b.compile_cached = j["compile"].value("cached", false);
+    }
+    b.graph_capture_ms = j.value("graph_capture_ms", 0.0);
+    if (j.contains("transfer")) {
+        b.upload_ms = j["transfer"].value("upload_ms", 0.0);
+        b.download_ms = j["transfer"].value("download_ms", 0.0);
+    }
+    b.samples_ms = field<std::vector<double>>(j, "samples_ms", where);
+    for (double s : b.samples_ms)
+        if (!(s >= 0)) throw Error(where + ": samples_ms holds a negative or non-numeric value");
+    b.summary = summarize(b.samples_ms);
+    if (j.contains("work")) {
+        const json& w = j["work"];
+        b.work.bytes = w.value("bytes", 0.0);
+        b.work.flops = w.value("flops", 0.0);
+        b.work.items = w.value("items", 0.0);
+        b.work.item_name = w.value("item_name", "");
+    }
+    if (j.contains("throughput")) {
+        const json& t = j["throughput"];
+        b.throughput.gbps = t.value("gbps", 0.0);
+        b.throughput.gflops = t.value("gflops", 0.0);
+        b.throughput.items_per_s = t.value("items_per_s", 0.0);
+        b.throughput.bw_fraction = t.value("bw_fraction", 0.0);
+        b.throughput.flop_fraction = t.value("flop_fraction", 0.0);
+    }
+    if (j.contains("ptx_hash")) b.ptx_hash = j["ptx_hash"].get<std::map<std::string, std::string>>();
+    return b;
+}
+
+}  // namespace
+
+json to_json(const Results& r) {
+    json j;
+    j["schema"] = kResultsSchema;
+    j["version"] = kResultsVersion;
+    j["environment"] = r.environment;
+    j["calibration"] = r.calibration;
+    j["devices"] = json::array();
+    for (const auto& d : r.devices) j["devices"].push_back(device_json(d));
+    j["benchmarks"] = json::array();
+    for (const auto& b : r.benchmarks) j["benchmarks"].push_back(benchmark_json(b));
+    return j;
+}
+
+Results results_from_json(const json& j) {
+    if (!j.is_object() || j.value("schema", "") != std::string(kResultsSchema))
+        throw Error("not a tribench results file (no \"schema\": \"tribench-results\")");
+    if (!j.contains("version") || !j["version"].is_number_integer())
+        throw Error("results file has no integer \"version\"");
+    const int v = j["version"].get<int>();
+    if (v != kResultsVersion)
+        throw Error("results version " + std::to_string(v) + " is not supported (this tribench reads " +
+                    std::to_string(kResultsVersion) + ")");
+    Results r;
+    r.environment = j.value("environment", json::object());
+    r.calibration = j.value("calibration", json::object());
+    if (!j.contains("benchmarks") || !j["benchmarks"].is_array())
+        throw Error("results file has no \"benchmarks\" array");
+    if (j.contains("devices")) {
+        if (!j["devices"].is_array()) throw Error("results file: \"devices\" is not an array");
+        for (std::size_t i = 0; i < j["devices"].size(); ++i) {
+            try {
+                r.devices.push_back(device_from_json(j["devices"][i]));
+            } catch (const json::exception&) {
+                throw Error("devices[" + std::to_string(i) + "]: malformed device record");
+            }
+        }
+    }
+    for (std::size_t i = 0; i < j["benchmarks"].size(); ++i)
+        r.benchmarks.push_back(benchmark_from_json(j["benchmarks"][i], "benchmarks[" + std::to_string(i) + "]"));
+    return r;
+}
+
+Results load_results(const std::string& path) {
+    const std::string text = read_file(path);
+    json j;
+    try {
+        j = json::parse(text);
+    } catch (const json::parse_error& e) {
+        throw Error(path + ": malformed JSON at byte " + std::to_string(e.byte));
+    }
+    try {
+        return results_from_json(j);
+    } catch (const Error& e) {
+        throw Error(path + ": " + e.what());
+    }
+}
+
+void save_results(const std::string& path, const Results& r) { write_file_atomically(path, to_json(r).dump(1) + "\n"); }
+
+}  // namespace tb

@@ -1,0 +1,33 @@
+// Runs the planned cases: opens devices, compiles each program once per device, prepares,
+// poisons, runs and validates each case, then lets Google Benchmark drive the timing loop
+// with manual time taken from device events. Only validated cases are timed.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "results.hpp"
+#include "selection.hpp"
+
+namespace tb {
+
+struct RunnerOptions {
+    CompileOptions compile;           // math mode and defines
+    std::uint64_t seed = 42;
+    double min_time_s = 0.25;         // per benchmark, of device time (Google Benchmark MinTime)
+    bool min_time_from_flags = false; // --benchmark_min_time given: do not override it
+    double noise_target = 0.05;       // RSD above which a result is flagged noisy
+    bool keep_going = false;          // carry on after a failed case
+    std::string save_outputs_dir;     // write inputs/outputs as .npy when non-empty
+    bool progress = false;            // one line per case on stderr
+};
+
+// Runs the cases and returns their results (environment filled by the caller). Google
+// Benchmark must have been initialised. Cases filtered out by --benchmark_filter are absent.
+Results run_cases(std::vector<BackendSlot>& slots, const std::vector<Case>& cases, const RunnerOptions& opt);
+
+// Set by SIGINT: the current sample finishes, nothing further runs, results are kept.
+void install_interrupt_handler();
+bool interrupted();
+
+}  // namespace tb

@@ -1,0 +1,22 @@
+// Summary statistics of timing samples.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace tb {
+
+struct Summary {
+    std::size_t count = 0;
+    double min = 0, max = 0, median = 0, mean = 0;
+    double stddev = 0;            // sample standard deviation (n - 1)
+    double rsd = 0;               // stddev / mean
+    double ci95_low = 0, ci95_high = 0;  // 95% confidence interval of the mean (Student t)
+};
+
+Summary summarize(std::vector<double> samples);
+
+// Two-sided 97.5% quantile of Student's t distribution with `dof` degrees of freedom.
+double student_t975(std::size_t dof);
+
+}  // namespace tb

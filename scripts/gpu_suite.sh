@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Everything GPU-side in one call: build from source, run the tests, list devices, run the
+# suite on every available backend, dump PTX, and print a short table last.
+# Usage: scripts/gpu_suite.sh OUTDIR [extra `tribench run` arguments...]
+# Writes OUTDIR/results.json, OUTDIR/summary.txt and OUTDIR/logs.tar.gz (build, test, run
+# logs and PTX). Environment: SUITE_STAGES (default "build test list run ptx"),
+# SUITE_MIN_TIME (seconds per benchmark, default 0.25), SUITE_CMAKE_ARGS (extra cmake
+# arguments, e.g. -DTRIBENCH_PROGRAMS=mandelbrot).
+set -uo pipefail
+OUT=${1:?usage: scripts/gpu_suite.sh OUTDIR [tribench run args...]}
+shift
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+LOGS=$(mktemp -d)
+STAGES=${SUITE_STAGES:-build test list run ptx}
+BUILD=build-gpu
+status=0
+has() { [[ " $STAGES " == *" $1 "* ]]; }
+note() { echo "== $*" | tee -a "$LOGS/stages.log"; }
+
+# Packages the GPU image lacks travel in .deps (Debian packages unpacked, see README).
+PREFIX=()
+[[ -d .deps/usr ]] && PREFIX=(-DCMAKE_PREFIX_PATH="$ROOT/.deps/usr")
+
+if has build; then
+  note "build"
+  if ! { cmake -S . -B $BUILD -G Ninja -DCMAKE_BUILD_TYPE=Release "${PREFIX[@]}" ${SUITE_CMAKE_ARGS:-} &&
+         cmake --build $BUILD; } >"$LOGS/build.log" 2>&1; then
+    tail -30 "$LOGS/build.log"; note "build FAILED"; status=1
+  fi
+fi
+TB=$ROOT/$BUILD/tribench
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv >"$LOGS/nvidia-smi.txt" 2>&1
+
+if has test && [[ -x $TB ]]; then
+  note "test"
+  if ! ctest --test-dir $BUILD --output-on-failure -j 8 >"$LOGS/test.log" 2>&1; then
+    grep -E "tests passed|Failed|FAILED|\*\*\*" "$LOGS/test.log" | tail -30; status=1
+  fi
+  grep -E "tests passed" "$LOGS/test.log"
+fi
+if has list && [[ -x $TB ]]; then
+  note "list"; "$TB" list 2>&1 | tee "$LOGS/list.txt"
+fi
+if has run && [[ -x $TB ]]; then
+  note "run"
+  "$TB" run --keep-going --min-time "${SUITE_MIN_TIME:-0.25}" --out "$OUT/results.json" "$@" \
+      >"$LOGS/run.log" 2>&1 || status=1
+fi
+if has ptx && [[ -x $TB ]]; then
+  note "ptx"; "$TB" ptx --out "$LOGS/ptx" >"$LOGS/ptx.log" 2>&1 || status=1
+fi
+tar -C "$LOGS" -czf "$OUT/logs.tar.gz" . 2>/dev/null
+[[ -f $LOGS/run.log ]] && cp "$LOGS/run.log" "$OUT/summary.txt"
+echo "== short table (exit $status)"
+[[ -f $LOGS/run.log ]] && cat "$LOGS/run.log" | tail -60
+exit $status

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs what tribench needs on a Debian/Ubuntu machine and builds it into build/.
+# Usage: scripts/setup.sh [--no-build] [extra cmake args...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DEB_PACKAGES=(
+  cmake ninja-build g++ pkg-config
+  ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers pocl-opencl-icd clinfo
+  libbenchmark-dev nlohmann-json3-dev libgtest-dev googletest
+  libcli11-dev libfmt-dev libfftw3-dev
+  python3-matplotlib python3-numpy
+)
+
+missing=()
+for p in "${DEB_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  SUDO=""; [[ $(id -u) -ne 0 ]] && SUDO="sudo"
+  echo "setup: installing ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# The python3 on PATH may not be Debian's (pyenv); give it matplotlib from PyPI if it lacks it.
+if ! python3 -c 'import matplotlib, numpy' 2>/dev/null; then
+  python3 -m pip install -q matplotlib numpy
+fi
+
+[[ "${1:-}" == "--no-build" ]] && exit 0
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+cmake --build build

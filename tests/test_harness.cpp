@@ -1,0 +1,188 @@
+// Unit tests of the harness: statistics, results JSON, selection, files.
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "atomic_file.hpp"
+#include "npy.hpp"
+#include "ptx_hash.hpp"
+#include "results.hpp"
+#include "selection.hpp"
+#include "stats.hpp"
+
+using namespace tb;
+
+TEST(Stats, KnownValues) {
+    // Samples 1..10: mean 5.5, median 5.5, sample stddev sqrt(55/6) = 3.02765.
+    std::vector<double> s = {7, 3, 10, 1, 5, 2, 9, 4, 8, 6};
+    Summary r = summarize(s);
+    EXPECT_EQ(r.count, 10u);
+    EXPECT_DOUBLE_EQ(r.min, 1);
+    EXPECT_DOUBLE_EQ(r.max, 10);
+    EXPECT_DOUBLE_EQ(r.median, 5.5);
+    EXPECT_DOUBLE_EQ(r.mean, 5.5);
+    EXPECT_NEAR(r.stddev, 3.0276503540974917, 1e-12);
+    EXPECT_NEAR(r.rsd, 3.0276503540974917 / 5.5, 1e-12);
+    // t(0.975, 9) = 2.262: half width 2.262 * 3.02765 / sqrt(10) = 2.16578.
+    EXPECT_NEAR(r.ci95_high - r.mean, 2.262 * 3.0276503540974917 / std::sqrt(10.0), 1e-9);
+    EXPECT_NEAR(r.mean - r.ci95_low, r.ci95_high - r.mean, 1e-12);
+}
+
+TEST(Stats, OddCountMedianAndSingleSample) {
+    EXPECT_DOUBLE_EQ(summarize({3, 1, 2}).median, 2);
+    Summary one = summarize({4.0});
+    EXPECT_DOUBLE_EQ(one.median, 4);
+    EXPECT_DOUBLE_EQ(one.stddev, 0);
+    EXPECT_EQ(summarize({}).count, 0u);
+}
+
+TEST(Stats, StudentTApproachesNormal) {
+    EXPECT_NEAR(student_t975(1), 12.706, 1e-3);
+    EXPECT_NEAR(student_t975(30), 2.042, 1e-3);
+    EXPECT_NEAR(student_t975(60), 2.0003, 2e-3);
+    EXPECT_NEAR(student_t975(100000), 1.96, 1e-3);
+    EXPECT_GT(student_t975(31), student_t975(200));
+}
+
+namespace {
+
+Results sample_results() {
+    Results r;
+    r.environment = {{"tribench_version", "0.1.0"}};
+    DeviceRecord d;
+    d.id = "opencl:0";
+    d.info.name = "cpu";
+    d.info.cc_major = 9;
+    r.devices.push_back(d);
+    BenchmarkResult b;
+    b.name = "mandelbrot/128x128/opencl";
+    b.program = "mandelbrot";
+    b.dataset = "128x128";
+    b.variant = "default";
+    b.backend = "opencl";
+    b.launch = "stream";
+    b.device = "opencl:0";
+    b.status = Status::Ok;
+    b.samples_ms = {1.0, 1.5, 2.0};
+    b.summary = summarize(b.samples_ms);
+    b.work.bytes = 65536;
+    b.ptx_hash = {{"mandelbrot", "0123456789abcdef"}};
+    r.benchmarks.push_back(b);
+    return r;
+}
+
+}  // namespace
+
+TEST(ResultsJson, RoundTrip) {
+    Results r = sample_results();
+    Results back = results_from_json(to_json(r));
+    ASSERT_EQ(back.benchmarks.size(), 1u);
+    const auto& b = back.benchmarks[0];
+    EXPECT_EQ(b.name, "mandelbrot/128x128/opencl");
+    EXPECT_EQ(b.status, Status::Ok);
+    EXPECT_EQ(b.samples_ms, (std::vector<double>{1.0, 1.5, 2.0}));
+    EXPECT_DOUBLE_EQ(b.summary.median, 1.5);
+    EXPECT_EQ(b.ptx_hash.at("mandelbrot"), "0123456789abcdef");
+    ASSERT_EQ(back.devices.size(), 1u);
+    EXPECT_EQ(back.devices[0].info.cc_major, 9);
+    EXPECT_EQ(to_json(back), to_json(r));
+}
+
+TEST(ResultsJson, RejectsWrongVersionAndSchema) {
+    auto j = to_json(sample_results());
+    j["version"] = 99;
+    try {
+        results_from_json(j);
+        FAIL() << "accepted version 99";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("results version 99 is not supported"), std::string::npos);
+    }
+    auto k = to_json(sample_results());
+    k.erase("schema");
+    EXPECT_THROW(results_from_json(k), Error);
+    auto m = to_json(sample_results());
+    m["benchmarks"][0].erase("name");
+    try {
+        results_from_json(m);
+        FAIL();
+    } catch (const Error& e) {
+        EXPECT_EQ(std::string(e.what()), "benchmarks[0]: missing field 'name'");
+    }
+    auto n = to_json(sample_results());
+    n["benchmarks"][0]["samples_ms"] = "fast";
+    EXPECT_THROW(results_from_json(n), Error);
+}
+
+TEST(ResultsJson, LoadRejectsTruncatedFile) {
+    const std::string path = testing::TempDir() + "/truncated.json";
+    const std::string full = to_json(sample_results()).dump();
+    write_file_atomically(path, full.substr(0, full.size() / 2));
+    try {
+        load_results(path);
+        FAIL();
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("malformed JSON"), std::string::npos);
+    }
+}
+
+TEST(AtomicFile, ReplacesWholeAndFailsCleanly) {
+    const std::string path = testing::TempDir() + "/atomic.txt";
+    write_file_atomically(path, "first");
+    write_file_atomically(path, "second");
+    EXPECT_EQ(read_file(path), "second");
+    EXPECT_THROW(write_file_atomically("/nonexistent-dir/x.json", "y"), Error);
+    EXPECT_FALSE(std::filesystem::exists("/nonexistent-dir/x.json"));
+}
+
+TEST(Selection, SplitList) {
+    EXPECT_EQ(split_list({"a,b", "c", ",d,"}), (std::vector<std::string>{"a", "b", "c", "d"}));
+    EXPECT_TRUE(split_list({}).empty());
+}
+
+TEST(Selection, DevicesDefaultToGpusAndMatchByNameOrIndex) {
+    DeviceInfo cpu, gpu;
+    cpu.name = "pthread-haswell";
+    cpu.platform = "Portable Computing Language";
+    gpu.name = "NVIDIA H100 80GB HBM3";
+    gpu.platform = "NVIDIA CUDA";
+    gpu.is_gpu = true;
+    EXPECT_EQ(select_devices({cpu, gpu}, {}), (std::vector<std::size_t>{1}));
+    EXPECT_EQ(select_devices({cpu}, {}), (std::vector<std::size_t>{0}));
+    EXPECT_EQ(select_devices({cpu, gpu}, {"pocl"}), std::vector<std::size_t>{});
+    EXPECT_EQ(select_devices({cpu, gpu}, {"portable"}), (std::vector<std::size_t>{0}));
+    EXPECT_EQ(select_devices({cpu, gpu}, {"h100"}), (std::vector<std::size_t>{1}));
+    EXPECT_EQ(select_devices({cpu, gpu}, {"0", "1"}), (std::vector<std::size_t>{0, 1}));
+}
+
+TEST(Npy, HeaderIsAlignedAndDescribesArray) {
+    NamedArray a{"x", "<f4", {2, 3}, std::vector<unsigned char>(24, 1)};
+    const std::string bytes = npy_bytes(a);
+    ASSERT_EQ(bytes.substr(0, 6), "\x93NUMPY");
+    const std::size_t header_len = std::size_t(static_cast<unsigned char>(bytes[8])) | (std::size_t(static_cast<unsigned char>(bytes[9])) << 8);
+    EXPECT_EQ((10 + header_len) % 64, 0u);
+    const std::string header = bytes.substr(10, header_len);
+    EXPECT_NE(header.find("'descr': '<f4'"), std::string::npos);
+    EXPECT_NE(header.find("'shape': (2, 3)"), std::string::npos);
+    EXPECT_EQ(header.back(), '\n');
+    EXPECT_EQ(bytes.size(), 10 + header_len + 24);
+    NamedArray v{"v", "<i4", {5}, std::vector<unsigned char>(20, 0)};
+    EXPECT_NE(npy_bytes(v).find("'shape': (5,)"), std::string::npos);
+}
+
+TEST(PtxHash, OnePerKernelAndSensitiveToBody) {
+    const std::string ptx =
+        ".version 8.0\n.visible .entry a(\n.param .u64 p)\n{ add.s32 %r1, %r2, 1; }\n"
+        ".visible .entry b(\n.param .u64 p)\n{ ret; }\n";
+    auto h = ptx_hashes(ptx);
+    ASSERT_EQ(h.size(), 2u);
+    EXPECT_NE(h["a"], h["b"]);
+    std::string changed = ptx;
+    changed.replace(changed.find("1;"), 2, "2;");
+    auto h2 = ptx_hashes(changed);
+    EXPECT_NE(h2["a"], h["a"]);
+    EXPECT_EQ(h2["b"], h["b"]);
+    EXPECT_EQ(hex64(fnv1a64("")), "cbf29ce484222325");
+}

@@ -1,0 +1,471 @@
+// NVRTC without a GPU: every program's kernels (both CUDA dialects) compile under every
+// math mode, errors point at the user's file and line, options follow the math mode, and
+// the on-disk kernel cache hits, misses and survives corrupt entries.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cuda/kernel_cache.hpp"
+#include "cuda/nvrtc_api.hpp"
+#include "embedded.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using tb::CompileOptions;
+using tb::Dialect;
+using tb::MathMode;
+using tb::Source;
+using namespace tb::cuda;
+
+constexpr const char* kArch = "sm_90";
+const MathMode kModes[] = {MathMode::Default, MathMode::Precise, MathMode::Fast};
+
+std::string read_text(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_text(const fs::path& p, const std::string& s) {
+    std::ofstream out(p, std::ios::binary | std::ios::trunc);
+    out << s;
+}
+
+// A fresh folder removed at the end of the scope.
+struct TempDir {
+    fs::path path;
+    TempDir() {
+        std::string tmpl = (fs::temp_directory_path() / "tribench-nvrtc-XXXXXX").string();
+        if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
+        path = tmpl;
+    }
+    ~TempDir() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+};
+
+// Sets an environment variable for a scope and puts the old value back.
+struct ScopedEnv {
+    std::string name;
+    bool had = false;
+    std::string old;
+    ScopedEnv(const char* n, const char* value) : name(n) {
+        if (const char* v = getenv(n)) had = true, old = v;
+        if (value) setenv(n, value, 1);
+        else unsetenv(n);
+    }
+    ~ScopedEnv() {
+        if (had) setenv(name.c_str(), old.c_str(), 1);
+        else unsetenv(name.c_str());
+    }
+};
+
+// Every test gets its own empty cache folder, so no run sees another's entries.
+class PrivateCache : public ::testing::Environment {
+public:
+    void SetUp() override {
+        dir_ = std::make_unique<TempDir>();
+        setenv("TRIBENCH_CACHE_DIR", dir_->path.c_str(), 1);
+        unsetenv("TRIBENCH_NO_CACHE");
+    }
+    void TearDown() override { dir_.reset(); }
+
+private:
+    std::unique_ptr<TempDir> dir_;
+};
+[[maybe_unused]] ::testing::Environment* const g_cache_env = ::testing::AddGlobalTestEnvironment(new PrivateCache);
+
+// Comments removed (line structure kept) so commented-out kernels are not counted.
+std::string strip_comments(const std::string& s) {
+    std::string out;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (s.compare(i, 2, "//") == 0) {
+            while (i < s.size() && s[i] != '\n') ++i;
+            if (i < s.size()) out += '\n';
+        } else if (s.compare(i, 2, "/*") == 0) {
+            std::size_t end = s.find("*/", i + 2);
+            if (end == std::string::npos) end = s.size();
+            for (std::size_t j = i; j < end; ++j)
+                if (s[j] == '\n') out += '\n';
+            i = end + 1;
+        } else {
+            out += s[i];
+        }
+    }
+    return out;
+}
+
+// The kernels a source defines, found independently of the translator.
+std::set<std::string> kernel_names(const Source& src) {
+    static const std::regex cl_kernel(
+        R"((?:^|[^\w])(?:__kernel|kernel)\s+(?:__attribute__\s*\(\(.*?\)\)\s*)*void\s+(\w+)\s*\()");
+    static const std::regex cu_kernel(
+        R"(__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)\s*\()");
+    const std::string text = strip_comments(src.text);
+    const std::regex& re = src.dialect == Dialect::OpenCL ? cl_kernel : cu_kernel;
+    std::set<std::string> names;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator(); ++it)
+        names.insert((*it)[1]);
+    return names;
+}
+
+bool has_entry(const std::string& ptx, const std::string& kernel) {
+    return ptx.find(".entry " + kernel + "(") != std::string::npos;
+}
+
+std::size_t test_data_sources() {
+    std::size_t n = 0;
+    for (const auto& e : fs::directory_iterator(TRIBENCH_TEST_DATA))
+        if (e.path().extension() == ".cl") ++n;
+    return n;
+}
+
+// Each program's kernels.cu and kernels.cl, then tests/data/*.cl.
+std::vector<Source> all_sources() {
+    static const std::regex program_file(R"(programs/[^/]+/kernels\.(cl|cu))");
+    std::vector<Source> out;
+    for (const auto& [path, text] : tb::embedded_files()) {
+        std::smatch m;
+        if (!std::regex_match(path, m, program_file)) continue;
+        out.push_back(Source{path, std::string(text), m[1] == "cu" ? Dialect::Cuda : Dialect::OpenCL});
+    }
+    std::vector<fs::path> data;
+    for (const auto& e : fs::directory_iterator(TRIBENCH_TEST_DATA))
+        if (e.path().extension() == ".cl") data.push_back(e.path());
+    std::sort(data.begin(), data.end());
+    for (const auto& p : data) out.push_back(Source{"tests/data/" + p.filename().string(), read_text(p), Dialect::OpenCL});
+    return out;
+}
+
+std::string test_name(const ::testing::TestParamInfo<Source>& info) {
+    std::string n = info.param.file_name;
+    for (char& c : n)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return n;
+}
+
+std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+// ---- every kernel source -------------------------------------------------------------------
+
+TEST(KernelSources, AreFound) {
+    // tests/data always holds OpenCL sources, so an empty list means the enumeration broke.
+    EXPECT_GE(test_data_sources(), 1u) << "no .cl files in " << TRIBENCH_TEST_DATA;
+    const auto sources = all_sources();
+    EXPECT_FALSE(sources.empty());
+    // Every program feeds both CUDA backends: it needs both kernel files.
+    std::set<std::string> cl, cu;
+    for (const auto& s : sources) {
+        if (s.file_name.rfind("programs/", 0) != 0) continue;
+        const std::string dir = s.file_name.substr(0, s.file_name.rfind('/'));
+        (s.dialect == Dialect::OpenCL ? cl : cu).insert(dir);
+    }
+    EXPECT_EQ(cl, cu) << "a program lacks kernels.cl or kernels.cu";
+}
+
+class EverySource : public ::testing::TestWithParam<Source> {};
+
+TEST_P(EverySource, CompilesToPtxWithEveryKernelUnderEveryMathMode) {
+    const Source& src = GetParam();
+    const auto names = kernel_names(src);
+    ASSERT_FALSE(names.empty()) << src.file_name << " defines no kernel";
+    set_kernel_cache_enabled(false);  // exercise NVRTC itself
+    for (MathMode mode : kModes) {
+        SCOPED_TRACE(std::string("math mode ") + tb::to_string(mode));
+        CompileOptions opt;
+        opt.math = mode;
+        PtxBuild b;
+        try {
+            b = compile_to_ptx(src, opt, kArch);
+        } catch (const tb::Error& e) {
+            ADD_FAILURE() << e.what();
+            continue;
+        }
+        EXPECT_FALSE(b.from_cache);
+        EXPECT_GT(b.compile_ms, 0.0);
+        EXPECT_NE(b.ptx.find(".target sm_90"), std::string::npos);
+        for (const auto& k : names) EXPECT_TRUE(has_entry(b.ptx, k)) << "no .entry " << k << " in the PTX of " << src.file_name;
+        if (src.dialect == Dialect::OpenCL) {
+            std::set<std::string> translated;
+            for (const auto& s : b.kernels) translated.insert(s.name);
+            EXPECT_EQ(translated, names) << "the translator's kernel list differs from the source's kernels";
+        } else {
+            EXPECT_TRUE(b.kernels.empty());
+        }
+    }
+    set_kernel_cache_enabled(true);
+}
+
+INSTANTIATE_TEST_SUITE_P(All, EverySource, ::testing::ValuesIn(all_sources()), test_name);
+
+// ---- errors --------------------------------------------------------------------------------
+
+std::string compile_error(const Source& src) {
+    try {
+        compile_to_ptx(src, {}, kArch);
+    } catch (const tb::Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(NvrtcErrors, CudaErrorNamesFileAndLine) {
+    const Source src{"bad/kernels.cu",
+                     "extern \"C\" __global__ void k(float* x) {\n"
+                     "    x[0] = 1.0f;\n"
+                     "    x[1] = undefined_name;\n"
+                     "}\n",
+                     Dialect::Cuda};
+    const std::string msg = compile_error(src);
+    ASSERT_FALSE(msg.empty()) << "the source compiled";
+    EXPECT_EQ(first_line(msg), "bad/kernels.cu: NVRTC compilation failed (1 error)");
+    EXPECT_NE(msg.find("bad/kernels.cu(3)"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("undefined_name"), std::string::npos) << msg;
+}
+
+TEST(NvrtcErrors, OpenClErrorNamesFileAndLineThroughThePrelude) {
+    const Source src{"bad/kernels.cl",
+                     "__kernel void k(__global float* x, __local float* tmp) {\n"
+                     "    tmp[0] = x[0];\n"
+                     "    x[1] = undefined_name;\n"
+                     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "    x[2] = other_undefined_name;\n"
+                     "}\n",
+                     Dialect::OpenCL};
+    const std::string msg = compile_error(src);
+    ASSERT_FALSE(msg.empty()) << "the source compiled";
+    EXPECT_EQ(first_line(msg), "bad/kernels.cl: NVRTC compilation failed (2 errors)");
+    EXPECT_NE(msg.find("bad/kernels.cl(3)"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("bad/kernels.cl(5)"), std::string::npos) << msg;
+}
+
+TEST(NvrtcErrors, UnknownArchitectureIsRejected) {
+    const Source src{"ok.cu", "extern \"C\" __global__ void k() {}\n", Dialect::Cuda};
+    EXPECT_THROW(compile_to_ptx(src, {}, "gfx90a"), tb::Error);
+    EXPECT_THROW(compile_to_ptx(src, {}, ""), tb::Error);
+}
+
+// ---- options ---------------------------------------------------------------------------------
+
+TEST(NvrtcOptions, FollowTheMathMode) {
+    CompileOptions opt;
+    opt.defines = {"N=4", "USE_X"};
+    const std::vector<std::string> base = {"--gpu-architecture=compute_90", "-default-device", "-std=c++17",
+                                           "-lineinfo", "-DN=4", "-DUSE_X"};
+    EXPECT_EQ(nvrtc_options(opt, "sm_90"), base);
+    EXPECT_EQ(nvrtc_options(opt, "compute_90"), base);
+
+    opt.math = MathMode::Precise;
+    auto precise = base;
+    precise.insert(precise.end(), {"-prec-div=true", "-prec-sqrt=true", "-ftz=false"});
+    EXPECT_EQ(nvrtc_options(opt, "sm_90"), precise);
+
+    opt.math = MathMode::Fast;
+    auto fast = base;
+    fast.push_back("--use_fast_math");
+    EXPECT_EQ(nvrtc_options(opt, "sm_90"), fast);
+
+    EXPECT_EQ(nvrtc_options({}, "sm_80").front(), "--gpu-architecture=compute_80");
+    EXPECT_EQ(nvrtc_options({}, "sm_90a").front(), "--gpu-architecture=compute_90a");
+    EXPECT_THROW(nvrtc_options({}, "90"), tb::Error);
+}
+
+// The options reach NVRTC: division and square root change instruction with the mode.
+TEST(NvrtcOptions, MathModeChangesTheGeneratedCode) {
+    const Source src{"math.cu",
+                     "extern \"C\" __global__ void k(float* x) { x[0] = x[1] / x[2]; x[3] = sqrtf(x[4]); }\n",
+                     Dialect::Cuda};
+    CompileOptions opt;
+    opt.math = MathMode::Precise;
+    const std::string precise = compile_to_ptx(src, opt, kArch).ptx;
+    EXPECT_NE(precise.find("div.rn.f32"), std::string::npos) << precise;
+    EXPECT_NE(precise.find("sqrt.rn.f32"), std::string::npos) << precise;
+    EXPECT_EQ(precise.find(".ftz"), std::string::npos) << precise;
+
+    opt.math = MathMode::Fast;
+    const std::string fast = compile_to_ptx(src, opt, kArch).ptx;
+    EXPECT_EQ(fast.find("div.rn.f32"), std::string::npos) << fast;
+    EXPECT_NE(fast.find("sqrt.approx.ftz.f32"), std::string::npos) << fast;
+}
+
+TEST(NvrtcOptions, DefinesReachTheSource) {
+    const Source src{"def.cu", "extern \"C\" __global__ void k(float* x) { x[0] = SCALE * x[1]; }\n", Dialect::Cuda};
+    EXPECT_THROW(compile_to_ptx(src, {}, kArch), tb::Error);
+    CompileOptions opt;
+    opt.defines = {"SCALE=3.5f"};
+    const std::string ptx = compile_to_ptx(src, opt, kArch).ptx;
+    EXPECT_NE(ptx.find("0f40600000"), std::string::npos) << ptx;  // 3.5f
+}
+
+// The PTX names the source as given, not below the working directory, so it is the same
+// (and hashes the same) wherever tribench runs.
+TEST(Nvrtc, PtxDoesNotDependOnTheWorkingDirectory) {
+    const Source src{"dir/kernels.cu", "extern \"C\" __global__ void k(float* x) { x[0] = 1.0f; }\n", Dialect::Cuda};
+    set_kernel_cache_enabled(false);
+    const fs::path start = fs::current_path();
+    const std::string here = compile_to_ptx(src, {}, kArch).ptx;
+    TempDir elsewhere;
+    fs::current_path(elsewhere.path);
+    const std::string there = compile_to_ptx(src, {}, kArch).ptx;
+    fs::current_path(start);
+    set_kernel_cache_enabled(true);
+    EXPECT_EQ(here, there);
+    EXPECT_NE(here.find("\"dir/kernels.cu\""), std::string::npos) << here;
+}
+
+TEST(Nvrtc, ReportsVersionAndArchitectures) {
+    EXPECT_TRUE(std::regex_match(nvrtc_version(), std::regex(R"([0-9]+\.[0-9]+)"))) << nvrtc_version();
+    const auto archs = nvrtc_supported_archs();
+    EXPECT_NE(std::find(archs.begin(), archs.end(), 90), archs.end());
+}
+
+// ---- kernel cache ------------------------------------------------------------------------------
+
+class KernelCache : public ::testing::Test {
+protected:
+    TempDir dir;
+    ScopedEnv cache_dir{"TRIBENCH_CACHE_DIR", dir.path.c_str()};
+    ScopedEnv no_cache{"TRIBENCH_NO_CACHE", nullptr};
+    const Source src{"cache/kernels.cu", "extern \"C\" __global__ void twice(float* x) { x[0] *= 2.0f; }\n",
+                     Dialect::Cuda};
+
+    std::vector<fs::path> files() const {
+        std::vector<fs::path> out;
+        if (fs::exists(dir.path / "nvrtc"))
+            for (const auto& e : fs::directory_iterator(dir.path / "nvrtc")) out.push_back(e.path());
+        return out;
+    }
+};
+
+TEST_F(KernelCache, SecondCompileHits) {
+    const PtxBuild cold = compile_to_ptx(src, {}, kArch);
+    EXPECT_FALSE(cold.from_cache);
+    ASSERT_EQ(files().size(), 1u);  // one entry, no temporary left behind
+    EXPECT_EQ(files()[0].extension(), ".entry");
+    const PtxBuild warm = compile_to_ptx(src, {}, kArch);
+    EXPECT_TRUE(warm.from_cache);
+    EXPECT_EQ(warm.ptx, cold.ptx);
+    EXPECT_EQ(warm.log, cold.log);
+    EXPECT_GT(cold.compile_ms, 0.0);
+    EXPECT_GT(warm.compile_ms, 0.0);
+}
+
+TEST_F(KernelCache, OpenClEntriesKeepTheKernelSignatures) {
+    const Source cl{"cache/kernels.cl", "__kernel void k(__global float* x, __local float* t) { t[0] = x[0]; }\n",
+                    Dialect::OpenCL};
+    const PtxBuild cold = compile_to_ptx(cl, {}, kArch);
+    const PtxBuild warm = compile_to_ptx(cl, {}, kArch);
+    EXPECT_TRUE(warm.from_cache);
+    ASSERT_EQ(warm.kernels.size(), 1u);
+    EXPECT_EQ(warm.kernels[0].name, "k");
+    EXPECT_EQ(warm.kernels[0].local_params, cold.kernels[0].local_params);
+}
+
+TEST_F(KernelCache, MissesWhenAnythingThatChangesThePtxDiffers) {
+    ASSERT_FALSE(compile_to_ptx(src, {}, kArch).from_cache);
+    CompileOptions fast;
+    fast.math = MathMode::Fast;
+    EXPECT_FALSE(compile_to_ptx(src, fast, kArch).from_cache);
+    CompileOptions defined;
+    defined.defines = {"X=1"};
+    EXPECT_FALSE(compile_to_ptx(src, defined, kArch).from_cache);
+    EXPECT_FALSE(compile_to_ptx(src, {}, "sm_80").from_cache);
+    Source edited = src;
+    edited.text += "// edited\n";
+    EXPECT_FALSE(compile_to_ptx(edited, {}, kArch).from_cache);
+    Source renamed = src;
+    renamed.file_name = "cache/other.cu";
+    EXPECT_FALSE(compile_to_ptx(renamed, {}, kArch).from_cache);
+    EXPECT_EQ(files().size(), 6u);
+    // ...and every one of them hits now.
+    EXPECT_TRUE(compile_to_ptx(src, {}, kArch).from_cache);
+    EXPECT_TRUE(compile_to_ptx(src, fast, kArch).from_cache);
+    EXPECT_TRUE(compile_to_ptx(src, {}, "sm_80").from_cache);
+}
+
+TEST_F(KernelCache, CorruptEntryIsAMiss) {
+    const PtxBuild cold = compile_to_ptx(src, {}, kArch);
+    ASSERT_EQ(files().size(), 1u);
+    const fs::path entry = files()[0];
+    const std::string good = read_text(entry);
+
+    const std::vector<std::string> corruptions = {
+        "",                                          // empty
+        "garbage\n",                                 // not an entry
+        good.substr(0, good.size() / 2),             // truncated
+        good + "trailing",                           // lengths do not add up
+    };
+    for (const auto& bad : corruptions) {
+        write_text(entry, bad);
+        const PtxBuild b = compile_to_ptx(src, {}, kArch);
+        EXPECT_FALSE(b.from_cache);
+        EXPECT_EQ(b.ptx, cold.ptx);
+        EXPECT_EQ(read_text(entry), good) << "the entry was not rewritten";
+    }
+    // Another key stored under the same name (a hash collision): a miss, not its PTX.
+    std::string other = good;
+    const std::size_t at = other.find("twice");
+    ASSERT_NE(at, std::string::npos);
+    other[at] = 'T';
+    write_text(entry, other);
+    EXPECT_FALSE(compile_to_ptx(src, {}, kArch).from_cache);
+    EXPECT_TRUE(compile_to_ptx(src, {}, kArch).from_cache);
+}
+
+TEST_F(KernelCache, CanBeBypassed) {
+    set_kernel_cache_enabled(false);
+    EXPECT_FALSE(compile_to_ptx(src, {}, kArch).from_cache);
+    EXPECT_FALSE(compile_to_ptx(src, {}, kArch).from_cache);
+    EXPECT_TRUE(files().empty());
+    set_kernel_cache_enabled(true);
+
+    {
+        ScopedEnv off("TRIBENCH_NO_CACHE", "1");
+        EXPECT_FALSE(kernel_cache_enabled());
+        EXPECT_FALSE(compile_to_ptx(src, {}, kArch).from_cache);
+        EXPECT_FALSE(compile_to_ptx(src, {}, kArch).from_cache);
+        EXPECT_TRUE(files().empty());
+    }
+    EXPECT_TRUE(kernel_cache_enabled());
+    EXPECT_FALSE(compile_to_ptx(src, {}, kArch).from_cache);
+    EXPECT_TRUE(compile_to_ptx(src, {}, kArch).from_cache);
+}
+
+TEST_F(KernelCache, UnwritableLocationDoesNotFailTheCompile) {
+    write_text(dir.path / "a-file", "x");
+    ScopedEnv blocked("TRIBENCH_CACHE_DIR", (dir.path / "a-file" / "below").c_str());
+    EXPECT_FALSE(compile_to_ptx(src, {}, kArch).from_cache);
+    EXPECT_FALSE(compile_to_ptx(src, {}, kArch).from_cache);
+}
+
+TEST(KernelCacheLocation, FollowsTheEnvironment) {
+    ScopedEnv cache("TRIBENCH_CACHE_DIR", "/tmp/tb-cache");
+    ScopedEnv xdg("XDG_CACHE_HOME", "/tmp/xdg");
+    ScopedEnv home("HOME", "/tmp/home");
+    EXPECT_EQ(kernel_cache_dir(), fs::path("/tmp/tb-cache/nvrtc"));
+    unsetenv("TRIBENCH_CACHE_DIR");
+    EXPECT_EQ(kernel_cache_dir(), fs::path("/tmp/xdg/tribench/nvrtc"));
+    unsetenv("XDG_CACHE_HOME");
+    EXPECT_EQ(kernel_cache_dir(), fs::path("/tmp/home/.cache/tribench/nvrtc"));
+    unsetenv("HOME");
+    EXPECT_TRUE(kernel_cache_dir().empty());
+    EXPECT_FALSE(kernel_cache_enabled());
+}
+
+TEST(KernelCacheKey, IsFnv1a64) {
+    // Published FNV-1a 64-bit test vectors.
+    EXPECT_EQ(fnv1a64_hex(""), "cbf29ce484222325");
+    EXPECT_EQ(fnv1a64_hex("a"), "af63dc4c8601ec8c");
+    EXPECT_EQ(fnv1a64_hex("foobar"), "85944171f73967e8");
+}
+
+}  // namespace

@@ -1,0 +1,415 @@
+// The opencl backend on whatever OpenCL device the machine has (PoCL's CPU device here and in
+// CI). TRIBENCH_TEST_OPENCL_DEVICE=<index> picks another device than the first.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include "backend.hpp"
+#include "opencl/cl_api.hpp"
+#include "opencl/cl_build.hpp"
+#include "opencl/opencl_device.hpp"
+
+namespace {
+
+using tb::Args;
+using tb::Buffer;
+using tb::CompileOptions;
+using tb::Dim3;
+using tb::LocalMem;
+using tb::MathMode;
+using tb::Source;
+
+constexpr std::uint32_t kBlock = 64;
+
+// Two kernels: a work-group reduction through two __local arrays, and a 2-D index map.
+const char* const kSource = R"CL(
+__kernel void group_reduce(__global const uint* a, __global const int* b, uint n,
+                           __global uint* sums, __global int* maxs,
+                           __local uint* lsum, __local int* lmax) {
+    const uint lid = get_local_id(0);
+    const uint gid = get_global_id(0);
+    lsum[lid] = gid < n ? a[gid] : 0u;
+    lmax[lid] = gid < n ? b[gid] : INT_MIN;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = get_local_size(0) / 2; s > 0; s /= 2) {
+        if (lid < s) {
+            lsum[lid] += lsum[lid + s];
+            lmax[lid] = max(lmax[lid], lmax[lid + s]);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0) {
+        sums[get_group_id(0)] = lsum[0];
+        maxs[get_group_id(0)] = lmax[0];
+    }
+}
+
+__kernel void coords(__global uint* out, uint width) {
+    const uint x = get_global_id(0), y = get_global_id(1);
+    out[y * width + x] = x + 1000u * y;
+}
+)CL";
+
+// Reports how it was built: whether -cl-fast-relaxed-math was applied, and the -D value.
+const char* const kFlagsSource = R"CL(
+__kernel void build_flags(__global int* out) {
+#ifdef __FAST_RELAXED_MATH__
+    out[0] = 1;
+#else
+    out[0] = 0;
+#endif
+    out[1] = VALUE;
+}
+)CL";
+
+std::size_t test_device_index() {
+    const char* s = std::getenv("TRIBENCH_TEST_OPENCL_DEVICE");
+    return s ? std::size_t(std::strtoul(s, nullptr, 10)) : 0;
+}
+
+// The device list, or why there is none.
+struct Listing {
+    std::vector<tb::DeviceInfo> devices;
+    std::string why_none;
+};
+
+const Listing& listing() {
+    static const Listing l = [] {
+        Listing out;
+        try {
+            out.devices = tb::make_backend("opencl")->devices();
+        } catch (const tb::Error& e) {
+            out.why_none = e.what();
+        }
+        if (out.devices.empty() && out.why_none.empty()) out.why_none = "no OpenCL device";
+        return out;
+    }();
+    return l;
+}
+
+// CI installs PoCL, so a missing device there is a failure rather than a skip.
+#define TB_REQUIRE_OPENCL_DEVICE()                                                          \
+    do {                                                                                    \
+        if (listing().devices.empty()) {                                                    \
+            if (std::getenv("CI")) FAIL() << "CI must have an OpenCL device: " << listing().why_none; \
+            GTEST_SKIP() << "no OpenCL device: " << listing().why_none;                     \
+        }                                                                                   \
+    } while (0)
+
+class OpenClDevice : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        if (listing().devices.empty()) return;
+        backend_ = tb::make_backend("opencl");
+        dev_ = backend_->open(test_device_index());
+        module_ = dev_->compile(Source{"tests/reduce.cl", kSource, tb::Dialect::OpenCL}, CompileOptions{});
+    }
+    static void TearDownTestSuite() {
+        module_.reset();  // kernels and program before the context
+        dev_.reset();
+        backend_.reset();
+    }
+    void SetUp() override { TB_REQUIRE_OPENCL_DEVICE(); }
+
+    static std::unique_ptr<tb::Backend> backend_;
+    static std::unique_ptr<tb::Device> dev_;
+    static std::unique_ptr<tb::Module> module_;
+};
+std::unique_ptr<tb::Backend> OpenClDevice::backend_;
+std::unique_ptr<tb::Device> OpenClDevice::dev_;
+std::unique_ptr<tb::Module> OpenClDevice::module_;
+
+std::vector<unsigned char> random_bytes(std::size_t n, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::vector<unsigned char> v(n);
+    for (auto& b : v) b = static_cast<unsigned char>(rng());
+    return v;
+}
+
+std::string error_of(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const tb::Error& e) {
+        return e.what();
+    }
+    return "(no tb::Error thrown)";
+}
+
+// ---- the API table and error names ----------------------------------------------------
+
+TEST(OpenClApi, CheckNamesTheCallAndTheCode) {
+    EXPECT_NO_THROW(tb::cl::check(CL_SUCCESS, "clFinish"));
+    EXPECT_EQ(error_of([] { tb::cl::check(CL_BUILD_PROGRAM_FAILURE, "clBuildProgram"); }),
+              "clBuildProgram failed: CL_BUILD_PROGRAM_FAILURE (-11)");
+    EXPECT_EQ(error_of([] { tb::cl::check(-12345, "clFoo"); }), "clFoo failed: CL_UNKNOWN_ERROR (-12345)");
+}
+
+TEST(OpenClApi, EveryStandardCodeHasItsName) {
+    EXPECT_STREQ(tb::cl::error_name(CL_SUCCESS), "CL_SUCCESS");
+    EXPECT_STREQ(tb::cl::error_name(CL_DEVICE_NOT_FOUND), "CL_DEVICE_NOT_FOUND");
+    EXPECT_STREQ(tb::cl::error_name(CL_INVALID_KERNEL_NAME), "CL_INVALID_KERNEL_NAME");
+    EXPECT_STREQ(tb::cl::error_name(CL_MAX_SIZE_RESTRICTION_EXCEEDED), "CL_MAX_SIZE_RESTRICTION_EXCEEDED");
+    EXPECT_STREQ(tb::cl::error_name(-1001), "CL_PLATFORM_NOT_FOUND_KHR");
+    // No gaps in the two standard ranges.
+    for (cl_int c = 0; c >= -19; --c) EXPECT_STRNE(tb::cl::error_name(c), "CL_UNKNOWN_ERROR") << c;
+    for (cl_int c = -30; c >= -72; --c) EXPECT_STRNE(tb::cl::error_name(c), "CL_UNKNOWN_ERROR") << c;
+    EXPECT_STREQ(tb::cl::error_name(-20), "CL_UNKNOWN_ERROR");
+}
+
+TEST(OpenClApi, BuildOptionsFollowTheMathMode) {
+    CompileOptions o;
+    EXPECT_EQ(tb::cl::build_options(o), "");
+    o.math = MathMode::Precise;
+    EXPECT_EQ(tb::cl::build_options(o), "-cl-fp32-correctly-rounded-divide-sqrt");
+    o.math = MathMode::Fast;
+    o.defines = {"N=4", "USE_X"};
+    EXPECT_EQ(tb::cl::build_options(o), "-cl-fast-relaxed-math -DN=4 -DUSE_X");
+    o.defines = {"N = 4"};
+    EXPECT_NE(error_of([&] { tb::cl::build_options(o); }).find("invalid define 'N = 4'"), std::string::npos);
+}
+
+// The loader without any platform: ICD loaders read their vendor list from OCL_ICD_VENDORS.
+// The threadsafe style re-runs this test in a fresh process, before libOpenCL is loaded.
+TEST(OpenClApiDeathTest, NoPlatformIsOneClearLine) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_EXIT(
+        {
+            char dir[] = "/tmp/tb-no-icd-XXXXXX";
+            if (!mkdtemp(dir)) std::_Exit(2);
+            setenv("OCL_ICD_VENDORS", dir, 1);
+            unsetenv("OCL_ICD_FILENAMES");  // the Khronos loader adds these to the vendor list
+            std::string msg = error_of([] { tb::make_backend("opencl")->devices(); });
+            rmdir(dir);
+            std::fprintf(stderr, "%s\n", msg.c_str());
+            std::_Exit(3);
+        },
+        ::testing::ExitedWithCode(3), "^no OpenCL platform found\n$");
+}
+
+// ---- devices -----------------------------------------------------------------------------
+
+TEST(OpenClBackend, ListsDevicesWithSaneInfo) {
+    TB_REQUIRE_OPENCL_DEVICE();
+    auto backend = tb::make_backend("opencl");
+    EXPECT_EQ(backend->id(), "opencl");
+    EXPECT_EQ(backend->dialect(), tb::Dialect::OpenCL);
+    bool has_cpu = false;
+    for (const auto& d : listing().devices) {
+        SCOPED_TRACE(d.name);
+        EXPECT_EQ(d.backend, "opencl");
+        EXPECT_FALSE(d.name.empty());
+        EXPECT_FALSE(d.vendor.empty());
+        EXPECT_FALSE(d.platform.empty());
+        EXPECT_FALSE(d.driver_version.empty());
+        EXPECT_EQ(d.runtime_version.rfind("OpenCL ", 0), 0u) << d.runtime_version;
+        EXPECT_EQ(d.compiler_version.rfind("OpenCL C ", 0), 0u) << d.compiler_version;
+        EXPECT_GT(d.compute_units, 0);
+        EXPECT_GT(d.max_alloc_bytes, 0u);
+        EXPECT_GE(d.global_mem_bytes, d.max_alloc_bytes);
+        EXPECT_GT(d.max_local_mem_bytes, 0u);
+        EXPECT_GE(d.max_work_group_size, 1u);
+        EXPECT_EQ(d.is_nvidia, d.vendor.find("NVIDIA") != std::string::npos);
+        if (d.is_nvidia && d.is_gpu) {
+            EXPECT_GE(d.cc_major, 3);
+        }
+        if (!d.is_nvidia) {
+            EXPECT_EQ(d.cc_major, 0);
+        }
+        has_cpu = has_cpu || !d.is_gpu;
+    }
+    if (std::getenv("CI")) {
+        EXPECT_TRUE(has_cpu) << "CI runs PoCL: a CPU device was expected";
+    }
+    // open(i) is the i-th listed device.
+    const std::size_t last = listing().devices.size() - 1;
+    EXPECT_EQ(backend->open(last)->info().name, listing().devices[last].name);
+    EXPECT_NE(error_of([&] { backend->open(last + 1); }).find("no device"), std::string::npos);
+}
+
+// ---- memory ------------------------------------------------------------------------------
+
+TEST_F(OpenClDevice, UploadDownloadWithOffsets) {
+    const std::size_t n = 4099;  // not a multiple of anything convenient
+    const auto data = random_bytes(n, 1);
+    Buffer buf = dev_->alloc(n);
+    ASSERT_EQ(buf.bytes(), n);
+    dev_->upload(buf, data.data(), n);
+
+    std::vector<unsigned char> expect = data;
+    const auto patch = random_bytes(301, 2);
+    dev_->upload(buf, patch.data(), patch.size(), 777);
+    std::copy(patch.begin(), patch.end(), expect.begin() + 777);
+
+    std::vector<unsigned char> part(500);
+    dev_->download(part.data(), buf, part.size(), 700);
+    EXPECT_TRUE(std::equal(part.begin(), part.end(), expect.begin() + 700));
+
+    std::vector<unsigned char> all(n);
+    dev_->download(all.data(), buf, n);
+    EXPECT_EQ(all, expect);
+
+    EXPECT_NE(error_of([&] { dev_->download(part.data(), buf, 500, n - 499); }).find("exceeds the buffer's 4099 bytes"),
+              std::string::npos);
+}
+
+TEST_F(OpenClDevice, FillSetsEveryWholeWordAndCopyMovesBytes) {
+    const std::size_t n = 1003;  // 250 whole words and 3 bytes the fill must leave alone
+    const auto data = random_bytes(n, 3);
+    Buffer a = dev_->alloc(n);
+    dev_->upload(a, data.data(), n);
+    dev_->fill_u32(a, 0xDEADBEEFu);
+    std::vector<unsigned char> got(n);
+    dev_->download(got.data(), a, n);
+    for (std::size_t w = 0; w < 250; ++w) {
+        std::uint32_t v;
+        std::memcpy(&v, got.data() + 4 * w, 4);
+        ASSERT_EQ(v, 0xDEADBEEFu) << "word " << w;
+    }
+    EXPECT_TRUE(std::equal(got.begin() + 1000, got.end(), data.begin() + 1000));
+
+    Buffer b = dev_->alloc(n);
+    dev_->upload(b, data.data(), n);
+    dev_->copy(a, b, 600);
+    dev_->download(got.data(), a, n);
+    EXPECT_TRUE(std::equal(got.begin(), got.begin() + 600, data.begin()));
+    std::uint32_t v;
+    std::memcpy(&v, got.data() + 600, 4);
+    EXPECT_EQ(v, 0xDEADBEEFu);  // beyond the copied range the fill stays
+}
+
+TEST_F(OpenClDevice, TooLargeAllocationIsRefusedClearly) {
+    const auto& info = dev_->info();
+    const std::string msg = error_of([&] { dev_->alloc(std::size_t(info.max_alloc_bytes) + 1); });
+    EXPECT_EQ(msg.rfind("opencl: dataset needs ", 0), 0u) << msg;
+    EXPECT_NE(msg.find("MiB in one buffer but the device allows"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("CL_DEVICE_MAX_MEM_ALLOC_SIZE"), std::string::npos) << msg;
+    EXPECT_NE(error_of([&] { dev_->alloc(0); }).find("0-byte"), std::string::npos);
+}
+
+// ---- kernels -----------------------------------------------------------------------------
+
+TEST_F(OpenClDevice, WorkGroupReductionWithTwoLocalArrays) {
+    const std::uint32_t n = 5000;  // the last group is partial
+    const std::uint32_t groups = (n + kBlock - 1) / kBlock;
+    std::mt19937 rng(4);
+    std::vector<std::uint32_t> a(n);
+    std::vector<std::int32_t> b(n);
+    for (auto& x : a) x = rng();
+    for (auto& x : b) x = static_cast<std::int32_t>(rng());
+
+    Buffer da = dev_->alloc(n * 4), db = dev_->alloc(n * 4);
+    Buffer sums = dev_->alloc(groups * 4), maxs = dev_->alloc(groups * 4);
+    dev_->upload(da, a.data(), n * 4);
+    dev_->upload(db, b.data(), n * 4);
+    dev_->fill_u32(sums, 0xFFFFFFFFu);
+    dev_->fill_u32(maxs, 0xFFFFFFFFu);
+
+    tb::Kernel k = module_->kernel("group_reduce");
+    EXPECT_EQ(module_->kernel("group_reduce").handle, k.handle);  // cached
+    Args args(da, db, n, sums, maxs, LocalMem{kBlock * 4}, LocalMem{kBlock * 4});
+    dev_->launch(k, Dim3{groups}, Dim3{kBlock}, args);
+    dev_->synchronize();
+
+    std::vector<std::uint32_t> got_sums(groups);
+    std::vector<std::int32_t> got_maxs(groups);
+    dev_->download(got_sums.data(), sums, groups * 4);
+    dev_->download(got_maxs.data(), maxs, groups * 4);
+    for (std::uint32_t g = 0; g < groups; ++g) {
+        std::uint32_t s = 0;  // unsigned sums wrap identically in any order
+        std::int32_t m = INT_MIN;
+        for (std::uint32_t i = g * kBlock; i < std::min(n, (g + 1) * kBlock); ++i) {
+            s += a[i];
+            m = std::max(m, b[i]);
+        }
+        ASSERT_EQ(got_sums[g], s) << "group " << g;
+        ASSERT_EQ(got_maxs[g], m) << "group " << g;
+    }
+}
+
+TEST_F(OpenClDevice, TwoDimensionalLaunchCoversGridTimesBlock) {
+    const Dim3 grid{3, 5}, block{8, 4};
+    const std::uint32_t w = grid.x * block.x, h = grid.y * block.y;
+    Buffer out = dev_->alloc(w * h * 4);
+    dev_->fill_u32(out, 0xFFFFFFFFu);
+    dev_->launch(module_->kernel("coords"), grid, block, Args(out, w));
+    std::vector<std::uint32_t> got(w * h);
+    dev_->download(got.data(), out, got.size() * 4);
+    for (std::uint32_t y = 0; y < h; ++y)
+        for (std::uint32_t x = 0; x < w; ++x) ASSERT_EQ(got[y * w + x], x + 1000 * y) << x << "," << y;
+}
+
+TEST_F(OpenClDevice, TimeMsMeasuresEnqueuedWork) {
+    const std::uint32_t w = 256, h = 64;
+    Buffer out = dev_->alloc(w * h * 4);
+    tb::Kernel k = module_->kernel("coords");
+    const double ms = dev_->time_ms([&] {
+        for (int i = 0; i < 3; ++i) dev_->launch(k, Dim3{w / 16, h / 16}, Dim3{16, 16}, Args(out, w));
+    });
+    EXPECT_GT(ms, 0.0);
+    EXPECT_LT(ms, 60'000.0);
+    EXPECT_GT(dev_->time_ms([&] { dev_->fill_u32(out, 7u); }), 0.0);
+    EXPECT_NE(error_of([&] { dev_->time_ms([] {}); }).find("enqueued nothing"), std::string::npos);
+}
+
+TEST_F(OpenClDevice, ArgumentMistakesAreNamed) {
+    tb::Kernel k = module_->kernel("coords");
+    Buffer out = dev_->alloc(64);
+    EXPECT_EQ(error_of([&] { dev_->launch(k, Dim3{1}, Dim3{1}, Args(out)); }),
+              "opencl: kernel 'coords' takes 2 arguments, 1 given");
+    const std::string msg = error_of([&] { module_->kernel("no_such_kernel"); });
+    EXPECT_EQ(msg, "opencl: kernel 'no_such_kernel' not found in tests/reduce.cl");
+}
+
+TEST_F(OpenClDevice, ProgramBinaryIsPtxOnNvidiaOnly) {
+    if (dev_->info().is_nvidia) {
+        EXPECT_NE(module_->ptx.find(".entry group_reduce"), std::string::npos);
+    } else {
+        EXPECT_TRUE(module_->ptx.empty());
+    }
+    EXPECT_GT(module_->compile_ms, 0.0);
+}
+
+// ---- build options and build errors ----------------------------------------------------
+
+TEST_F(OpenClDevice, MathModeAndDefinesReachTheCompiler) {
+    Buffer out = dev_->alloc(8);
+    auto flags = [&](MathMode m, const std::string& value) {
+        CompileOptions opt;
+        opt.math = m;
+        opt.defines = {"VALUE=" + value};
+        auto mod = dev_->compile(Source{"tests/flags.cl", kFlagsSource, tb::Dialect::OpenCL}, opt);
+        dev_->fill_u32(out, 0xFFFFFFFFu);
+        dev_->launch(mod->kernel("build_flags"), Dim3{1}, Dim3{1}, Args(out));
+        std::vector<std::int32_t> got(2);
+        dev_->download(got.data(), out, 8);
+        return got;
+    };
+    EXPECT_EQ(flags(MathMode::Fast, "41"), (std::vector<std::int32_t>{1, 41}));
+    EXPECT_EQ(flags(MathMode::Default, "-7"), (std::vector<std::int32_t>{0, -7}));
+}
+
+TEST_F(OpenClDevice, BuildErrorNamesFileDeviceAndLine) {
+    const char* broken =
+        "__kernel void broken(__global int* out) {\n"
+        "    int x = 1;\n"
+        "    out[0] = x;\n"
+        "    out[1] = undefined_name;\n"
+        "}\n";
+    const std::string msg =
+        error_of([&] { dev_->compile(Source{"tests/broken.cl", broken, tb::Dialect::OpenCL}, CompileOptions{}); });
+    const std::string first_line = msg.substr(0, msg.find('\n'));
+    EXPECT_EQ(first_line, "tests/broken.cl: OpenCL build failed on " + dev_->info().name);
+    EXPECT_NE(msg.find("undefined_name"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("broken.cl:4:"), std::string::npos) << msg;  // the file's own line number
+}
+
+}  // namespace
