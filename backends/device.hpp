@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -136,9 +137,17 @@ struct Graph {
     virtual void launch() = 0;
 };
 
+// Host<->device traffic of the synchronous upload/download calls, wall-clock.
+struct TransferStats {
+    double upload_ms = 0, download_ms = 0;
+    std::uint64_t upload_bytes = 0, download_bytes = 0;
+};
+
 class Device {
 public:
     virtual ~Device() = default;
+    const TransferStats& transfer_stats() const { return transfers_; }
+    void reset_transfer_stats() { transfers_ = {}; }
     virtual const DeviceInfo& info() const = 0;
     virtual Dialect dialect() const = 0;  // which kernels file this backend consumes
 
@@ -153,6 +162,10 @@ public:
     // grid counts work-groups (CUDA blocks); block counts work-items per group.
     virtual void launch(const Kernel& k, Dim3 grid, Dim3 block, const Args& args) = 0;
     virtual void synchronize() = 0;
+    // The most work-items a group of this kernel may have on this device: below the
+    // device's limit when the kernel needs many registers (CUDA's
+    // CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, OpenCL's CL_KERNEL_WORK_GROUP_SIZE).
+    virtual std::size_t max_group_size(const Kernel& k) = 0;
 
     // Device-side elapsed time of everything `work` enqueues, in milliseconds.
     virtual double time_ms(const std::function<void()>& work) = 0;
@@ -167,6 +180,23 @@ public:
     virtual std::unique_ptr<Graph> capture(const std::function<void()>& work);
 
 protected:
+    // Backends wrap each synchronous upload/download in one of these.
+    class TransferTimer {
+    public:
+        TransferTimer(double& ms, std::uint64_t& total, std::size_t bytes)
+            : ms_(ms), t0_(std::chrono::steady_clock::now()) { total += bytes; }
+        ~TransferTimer() {
+            ms_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0_).count();
+        }
+
+    private:
+        double& ms_;
+        std::chrono::steady_clock::time_point t0_;
+    };
+    TransferTimer time_upload(std::size_t bytes) { return {transfers_.upload_ms, transfers_.upload_bytes, bytes}; }
+    TransferTimer time_download(std::size_t bytes) { return {transfers_.download_ms, transfers_.download_bytes, bytes}; }
+    TransferStats transfers_;
+
     friend class Buffer;
     virtual std::uint64_t raw_alloc(std::size_t bytes) = 0;
     virtual void raw_free(std::uint64_t handle) noexcept = 0;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <numeric>
@@ -37,7 +38,8 @@ struct CooMatrix {
 inline constexpr std::int64_t kMaxCsrNnz = std::numeric_limits<std::int32_t>::max();
 
 // Sorts each row's columns and sums duplicates (summing in double, rounding once to float).
-// Throws tb::Error when the result does not fit 32-bit indices; `what` names the source.
+// Throws tb::Error when the result does not fit 32-bit indices or a sum of duplicates
+// overflows float; `what` names the source.
 inline CsrMatrix csr_from_coo(const CooMatrix& coo, const std::string& what) {
     const std::int64_t max_dim = std::numeric_limits<std::int32_t>::max();
     if (coo.rows > max_dim || coo.cols > max_dim)
@@ -66,8 +68,12 @@ inline CsrMatrix csr_from_coo(const CooMatrix& coo, const std::string& what) {
             const std::int32_t c = coo.col[*it];
             double sum = 0;
             for (; it != last && coo.col[*it] == c; ++it) sum += coo.val[*it];
+            const auto v = float(sum);
+            if (std::isinf(v))
+                throw Error(what + ": duplicate entries at (" + std::to_string(r + 1) + "," + std::to_string(c + 1) +
+                            ") sum to " + std::to_string(sum) + ", beyond single precision");
             m.col.push_back(c);
-            m.val.push_back(float(sum));
+            m.val.push_back(v);
         }
         if (std::int64_t(m.col.size()) > kMaxCsrNnz)
             throw Error(what + ": more than " + std::to_string(kMaxCsrNnz) +

@@ -1,4 +1,5 @@
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include <unistd.h>
@@ -32,8 +33,15 @@ int cmd_run(const RunOptions& o) {
     RunnerOptions ro;
     ro.compile.math = math_mode_from_string(o.math);
     ro.seed = o.seed;
-    ro.min_time_s = o.min_time_s;
-    ro.min_time_from_flags = o.min_time_from_flags;
+    ro.rule.min_time_s = o.min_time_s;
+    ro.rule.max_noise = o.max_noise;
+    ro.rule.timeout_s = o.timeout_s;
+    ro.rule.min_samples = o.min_samples;
+    ro.rule.max_samples = o.max_samples;
+    ro.gb_picks_iterations = o.min_time_from_flags;
+    ro.calibrate = !o.no_calibrate;
+    ro.l2_flush = o.l2_flush;
+    ro.compile_twice = !o.no_cache;
     ro.keep_going = o.keep_going;
     ro.save_outputs_dir = o.save_outputs;
     ro.progress = isatty(STDERR_FILENO);
@@ -41,6 +49,10 @@ int cmd_run(const RunOptions& o) {
     if (o.no_cache) cuda::set_kernel_cache_enabled(false);
 #endif
     if (!(o.min_time_s > 0)) throw Error("--min-time must be positive");
+    if (!(o.max_noise > 0)) throw Error("--max-noise must be positive");
+    if (!(o.timeout_s > 0)) throw Error("--timeout must be positive");
+    if (o.min_samples < 2) throw Error("--min-samples must be at least 2");
+    if (o.max_samples < o.min_samples) throw Error("--max-samples must be at least --min-samples");
 
     SelectionRequest req;
     req.programs = split_list(o.programs);
@@ -49,10 +61,13 @@ int cmd_run(const RunOptions& o) {
     req.devices = split_list(o.devices);
     req.launches = parse_launches(o.launches);
     req.all_datasets = o.all_datasets;
+    req.small_only = o.small_only;
+    if (o.small_only && o.all_datasets) throw Error("--small and --all-datasets contradict each other");
 
     req.matrix_files = o.matrix_files;
     // Fail on an unwritable output path now, not after an hour of measuring.
     if (!o.out.empty()) {
+        if (std::filesystem::is_directory(o.out)) throw Error("cannot write " + o.out + ": is a directory");
         const std::string probe = o.out + ".probe";
         if (std::FILE* f = std::fopen(probe.c_str(), "w")) {
             std::fclose(f);
@@ -61,6 +76,10 @@ int cmd_run(const RunOptions& o) {
             throw Error("cannot write " + o.out);
         }
     }
+
+    // ... and on a --save-outputs folder that cannot be made.
+    if (std::error_code ec; !o.save_outputs.empty() && !std::filesystem::create_directories(o.save_outputs, ec) && ec)
+        throw Error("cannot create " + o.save_outputs + ": " + ec.message());
 
     auto slots = probe_requested(split_list(o.backends), &req.vendor);
     const auto cases = plan_cases(req, slots);  // bad names fail here, before any output
@@ -75,8 +94,17 @@ int cmd_run(const RunOptions& o) {
     install_interrupt_handler();
     Results r = run_cases(slots, cases, ro);
     r.environment = host_environment(o.argv);
-    r.environment["options"] = {{"math", o.math}, {"seed", o.seed}, {"min_time_s", o.min_time_s},
-                                {"kernel_cache", !o.no_cache}, {"keep_going", o.keep_going}};
+    r.environment["options"] = {{"math", o.math},
+                                {"seed", o.seed},
+                                {"min_time_s", o.min_time_s},
+                                {"max_noise", o.max_noise},
+                                {"timeout_s", o.timeout_s},
+                                {"min_samples", o.min_samples},
+                                {"max_samples", o.max_samples},
+                                {"sampling", o.min_time_from_flags ? "google-benchmark" : "stdrel"},
+                                {"l2_flush", o.l2_flush},
+                                {"kernel_cache", !o.no_cache},
+                                {"keep_going", o.keep_going}};
     std::cout << format_results_table(r, isatty(STDOUT_FILENO));
     if (!o.out.empty()) {
         save_results(o.out, r);

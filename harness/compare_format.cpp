@@ -7,7 +7,7 @@
 
 namespace tb {
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 namespace {
 
@@ -93,7 +93,8 @@ std::string summary_line(const Comparison& c) {
     for (Verdict v : order) {
         const std::size_t n = c.count(v);
         if (n == 0) continue;
-        s += (s.empty() ? "" : ", ") + std::to_string(n) + " " + to_string(v);
+        s += (s.empty() ? "" : ", ") + std::to_string(n) + " " + to_string(v) +
+             (v == Verdict::Regression && n > 1 ? "s" : "");
     }
     return s.empty() ? "no benchmarks" : s;
 }
@@ -119,7 +120,7 @@ std::string format_ms(double ms) {
     if (ms >= 100) return printf_str("%.1f", ms);
     if (ms >= 10) return printf_str("%.2f", ms);
     if (ms >= 1) return printf_str("%.3f", ms);
-    return printf_str("%.3g", ms);
+    return printf_str("%#.3g", ms);  // keeps trailing zeros: 0.300, 0.0420
 }
 
 std::string format_p(double p) { return p < 0.001 ? "<0.001" : printf_str("%.3f", p); }
@@ -138,7 +139,7 @@ std::string markdown_escape(const std::string& s) {
 std::string describe_run(const Results& r, const std::string& path) {
     std::string d = path;
     std::vector<std::string> parts;
-    const json& env = r.environment;
+    const nlohmann::json& env = r.environment;
     if (env.is_object()) {
         if (env.contains("tribench_version") && env["tribench_version"].is_string())
             parts.push_back("tribench " + env["tribench_version"].get<std::string>() +
@@ -342,13 +343,14 @@ json matrix_json(const BackendMatrix& m, const std::string& run) {
             const MatrixCell& c = r.cells[ci];
             if (!c.present) continue;
             const bool ok = c.status == Status::Ok;
+            const bool is_base = m.columns[ci].substr(0, m.columns[ci].find('@')) == m.baseline;
             json cell = {{"status", to_string(c.status)},
                          {"device", c.device},
                          {"count", c.count},
                          {"median_ms", number_or_null(ok, c.median_ms)},
                          {"rsd", number_or_null(ok, c.rsd)},
                          {"speedup", number_or_null(ok && c.speedup > 0, c.speedup)},
-                         {"p_value", number_or_null(ok && c.speedup > 0, c.p_value)},
+                         {"p_value", number_or_null(ok && c.speedup > 0 && !is_base, c.p_value)},
                          {"significant", c.significant}};
             if (!c.error.empty()) cell["error"] = c.error;
             row["cells"][m.columns[ci]] = cell;

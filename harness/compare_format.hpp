@@ -1,5 +1,6 @@
 // Presenting comparisons: a terminal table (colored like Futhark's cmp-bench-json),
-// Markdown for a pull-request comment, and JSON for machines. Pure string building.
+// Markdown for a pull-request comment, and JSON for machines (keys in a fixed, readable
+// order). Pure string building.
 #pragma once
 
 #include <string>
@@ -19,11 +20,11 @@ struct RunLabels {
 
 std::string comparison_terminal(const Comparison& c, const RunLabels& l, bool color);
 std::string comparison_markdown(const Comparison& c, const RunLabels& l);
-nlohmann::json comparison_json(const Comparison& c, const RunLabels& l);
+nlohmann::ordered_json comparison_json(const Comparison& c, const RunLabels& l);
 
 std::string matrix_terminal(const BackendMatrix& m, const std::string& run, bool color);
 std::string matrix_markdown(const BackendMatrix& m, const std::string& run);
-nlohmann::json matrix_json(const BackendMatrix& m, const std::string& run);
+nlohmann::ordered_json matrix_json(const BackendMatrix& m, const std::string& run);
 
 // Number formats shared with the report: "1.234", "0.0123", "1235"; "<0.001", "0.042".
 std::string format_ms(double ms);

@@ -1,4 +1,4 @@
-// The `tribench` command: list, run, ptx.
+// The `tribench` command: list, run, ptx, compare, report, export.
 #include <algorithm>
 #include <cstring>
 #include <iostream>
@@ -55,21 +55,72 @@ int main(int argc, char** argv) {
     run->add_option("--variant", run_opt.variants, "program variant(s) (default: all)");
     run->add_option("--launch", run_opt.launches, "stream, graph or all, for iterative programs (default: all)");
     run->add_option("--math", run_opt.math, "default, precise or fast (docs/math-modes.md)");
-    run->add_option("--seed", run_opt.seed, "seed of the dataset generators");
+    run->add_option("--seed", run_opt.seed, "seed of the dataset generators")->check(CLI::NonNegativeNumber);
     run->add_option("-o,--out", run_opt.out, "write the results JSON here (docs/results-json.md)");
     run->add_option("--save-outputs", run_opt.save_outputs, "write inputs and outputs as .npy into this folder");
-    run->add_option("--min-time", run_opt.min_time_s, "minimum device time per benchmark, seconds");
+    run->add_option("--min-time", run_opt.min_time_s, "minimum device time of a benchmark's samples, seconds");
+    run->add_option("--max-noise", run_opt.max_noise, "stop sampling once the relative stddev is below this (0.005 = 0.5%)");
+    run->add_option("--timeout", run_opt.timeout_s, "give up reaching --max-noise after this many seconds (flagged noisy)");
+    run->add_option("--min-samples", run_opt.min_samples, "at least this many samples per benchmark");
+    run->add_option("--max-samples", run_opt.max_samples, "at most this many samples per benchmark and repetition");
+    run->add_flag("--l2-flush", run_opt.l2_flush, "overwrite 256 MiB before each sample so L2 starts cold");
+    run->add_flag("--no-calibrate", run_opt.no_calibrate, "skip measuring the GPU's copy bandwidth and FP32 peak");
     run->add_flag("--keep-going", run_opt.keep_going, "carry on after a failing benchmark");
     run->add_flag("--no-cache", run_opt.no_cache, "bypass the on-disk kernel cache");
     run->add_flag("--all-datasets", run_opt.all_datasets, "on CPU devices, run the large datasets too");
+    run->add_flag("--small", run_opt.small_only, "only the small (CI-sized) datasets, on every device");
 
     tb::PtxOptions ptx_opt;
-    auto* ptx = app.add_subcommand("ptx", "write the PTX of programs' kernels per backend (no GPU needed for CUDA)");
+    auto* ptx = app.add_subcommand("ptx", "write the PTX, ptxas resources and SASS of programs' kernels per backend "
+                                          "(no GPU needed for CUDA)");
     ptx->add_option("-p,--program", ptx_opt.programs, "program(s) (default: all)");
     ptx->add_option("-b,--backend", ptx_opt.backends, "backend(s) (default: all that can produce PTX)");
     ptx->add_option("--arch", ptx_opt.arch, "sm_XX (default: the GPU's, else sm_90)");
     ptx->add_option("--math", ptx_opt.math, "default, precise or fast");
     ptx->add_option("-o,--out", ptx_opt.out, "output folder (default: ptx)");
+
+    tb::PtxDiffOptions pd_opt;
+    auto* pd = app.add_subcommand("ptxdiff", "A B: compare two backends' PTX per kernel: instruction classes, ptxas "
+                                             "resources, normalized diff (docs/ptx-tools.md)");
+    pd->add_option("-p,--program", pd_opt.program, "program, or all")->required();
+    pd->add_option("operands", pd_opt.operands, "BACKEND, BACKEND:MATH or DIR:BACKEND (a `tribench ptx` folder)")
+        ->required()->expected(2);
+    pd->add_option("--arch", pd_opt.arch, "sm_XX of compiled operands (default: the GPU's, else sm_90)");
+    pd->add_option("--math", pd_opt.math, "math mode of operands without :MATH (default: default)");
+    pd->add_option("--top", pd_opt.top, "rows of each histogram table (default: 10)");
+    pd->add_flag("--full", pd_opt.full, "also print the normalized diff");
+    pd->add_option("-o,--out", pd_opt.out, "write the normalized diff to this file");
+
+    tb::CompareCmdOptions cmp_opt;
+    auto* cmp = app.add_subcommand("compare", "OLD.json NEW.json: speedups with a significance test, exit 1 on a "
+                                              "regression; --backends RESULTS.json: backends vs a baseline");
+    cmp->add_option("files", cmp_opt.files, "results files: OLD NEW, or one with --backends")->required();
+    cmp->add_flag("--backends", cmp_opt.backends, "one run's speedup matrix: backends against --baseline");
+    cmp->add_option("--baseline", cmp_opt.baseline, "baseline backend of --backends (default: cuda-native)");
+    cmp->add_option("--alpha", cmp_opt.alpha, "significance level of the Mann-Whitney U test (default: 0.05)");
+    cmp->add_option("--threshold", cmp_opt.threshold_pct, "percent slowdown that is a regression (default: 5)");
+    cmp->add_flag("--force", cmp_opt.force, "compare results from different devices");
+    cmp->add_flag("--markdown", cmp_opt.markdown, "a Markdown table (pull-request comment)");
+    cmp->add_flag("--json", cmp_opt.json, "machine-readable output");
+    cmp->add_option("--color", cmp_opt.color, "auto, always or never (default: auto)");
+    cmp->add_option("-o,--out", cmp_opt.out, "write the output to this file instead of stdout");
+
+    tb::ReportCmdOptions rep_opt;
+    auto* rep = app.add_subcommand("report", "REPORT.md and PNG plots (python3 + matplotlib) from results files");
+    rep->add_option("files", rep_opt.files, "results file(s)")->required();
+    rep->add_option("-o,--out", rep_opt.out, "output folder")->required();
+    rep->add_option("--baseline", rep_opt.baseline, "baseline backend of speedups (default: cuda-native)");
+    rep->add_option("--alpha", rep_opt.alpha, "significance level (default: 0.05)");
+    rep->add_option("--peak-gbps", rep_opt.peak_gbps, "roofline bandwidth ceiling, GB/s, where no calibration ran");
+    rep->add_option("--peak-gflops", rep_opt.peak_gflops, "roofline FP32 ceiling, GFLOP/s, where no calibration ran");
+    rep->add_flag("--no-plots", rep_opt.no_plots, "write REPORT.md only (no python3 needed)");
+
+    tb::ExportCmdOptions exp_opt;
+    auto* exp = app.add_subcommand("export", "results in another tool's format");
+    exp->add_flag("--futhark", exp_opt.futhark, "the layout of `futhark bench --json` (for cmp-bench-json.py)");
+    exp->add_option("input", exp_opt.input, "results file")->required();
+    exp->add_option("output", exp_opt.output, "file to write")->required();
+    exp->add_option("-b,--backend", exp_opt.backend, "only this backend, left out of the program names");
 
     try {
         std::vector<std::string> args(rest.begin() + 1, rest.end());
@@ -85,6 +136,10 @@ int main(int argc, char** argv) {
         if (*list) return tb::cmd_list(list_opt);
         if (*run) return tb::cmd_run(run_opt);
         if (*ptx) return tb::cmd_ptx(ptx_opt);
+        if (*pd) return tb::cmd_ptxdiff(pd_opt);
+        if (*cmp) return tb::cmd_compare(cmp_opt);
+        if (*rep) return tb::cmd_report(rep_opt);
+        if (*exp) return tb::cmd_export(exp_opt);
     } catch (const tb::Error& e) {
         const std::string msg = e.what();
         std::cerr << "tribench: error: " << msg << "\n";

@@ -103,7 +103,10 @@ json benchmark_json(const BenchmarkResult& b) {
                 {"detail", b.validation.detail},
                 {"checked", b.validation.checked},
                 {"sampled", b.validation.sampled}}},
-              {"compile", {{"ms", b.compile_ms}, {"cached", b.compile_cached}}},
+              {"compile",
+               {{"ms", b.compile_ms}, {"cached", b.compile_cached}, {"cold_ms", b.compile_cold_ms},
+                {"cached_ms", b.compile_cached_ms}}},
+              {"noisy", b.noisy},
               {"graph_capture_ms", b.graph_capture_ms},
               {"transfer", {{"upload_ms", b.upload_ms}, {"download_ms", b.download_ms}}},
               {"samples_ms", b.samples_ms},
@@ -142,8 +145,9 @@ BenchmarkResult benchmark_from_json(const json& j, const std::string& where) {
     b.launch = j.value("launch", "stream");
     b.device = field<std::string>(j, "device", where);
     b.math = j.value("math", "default");
+    const std::string status = field<std::string>(j, "status", where);
     try {
-        b.status = status_from_string(field<std::string>(j, "status", where));
+        b.status = status_from_string(status);
     } catch (const Error& e) {
         throw Error(where + ": " + e.what());
     }
@@ -158,8 +162,11 @@ BenchmarkResult benchmark_from_json(const json& j, const std::string& where) {
     if (j.contains("compile")) {
         b.compile_ms = j["compile"].value("ms", 0.0);
         b.compile_cached = j["compile"].value("cached", false);
+        b.compile_cold_ms = j["compile"].value("cold_ms", 0.0);
+        b.compile_cached_ms = j["compile"].value("cached_ms", 0.0);
     }
     b.graph_capture_ms = j.value("graph_capture_ms", 0.0);
+    b.noisy = j.value("noisy", false);
     if (j.contains("transfer")) {
         b.upload_ms = j["transfer"].value("upload_ms", 0.0);
         b.download_ms = j["transfer"].value("download_ms", 0.0);
@@ -203,7 +210,8 @@ json to_json(const Results& r) {
 }
 
 Results results_from_json(const json& j) {
-    if (!j.is_object() || j.value("schema", "") != std::string(kResultsSchema))
+    if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string() ||
+        j["schema"].get<std::string>() != kResultsSchema)
         throw Error("not a tribench results file (no \"schema\": \"tribench-results\")");
     if (!j.contains("version") || !j["version"].is_number_integer())
         throw Error("results file has no integer \"version\"");
@@ -212,8 +220,8 @@ Results results_from_json(const json& j) {
         throw Error("results version " + std::to_string(v) + " is not supported (this tribench reads " +
                     std::to_string(kResultsVersion) + ")");
     Results r;
-    r.environment = j.value("environment", json::object());
-    r.calibration = j.value("calibration", json::object());
+    r.environment = j.contains("environment") ? j["environment"] : json::object();
+    r.calibration = j.contains("calibration") && j["calibration"].is_object() ? j["calibration"] : json::object();
     if (!j.contains("benchmarks") || !j["benchmarks"].is_array())
         throw Error("results file has no \"benchmarks\" array");
     if (j.contains("devices")) {
@@ -226,8 +234,15 @@ Results results_from_json(const json& j) {
             }
         }
     }
-    for (std::size_t i = 0; i < j["benchmarks"].size(); ++i)
-        r.benchmarks.push_back(benchmark_from_json(j["benchmarks"][i], "benchmarks[" + std::to_string(i) + "]"));
+    for (std::size_t i = 0; i < j["benchmarks"].size(); ++i) {
+        const std::string where = "benchmarks[" + std::to_string(i) + "]";
+        try {
+            r.benchmarks.push_back(benchmark_from_json(j["benchmarks"][i], where));
+        } catch (const json::exception&) {
+            // An optional field of the wrong type (value() throws on a type mismatch).
+            throw Error(where + ": a field has the wrong type");
+        }
+    }
     return r;
 }
 
@@ -238,6 +253,8 @@ Results load_results(const std::string& path) {
         j = json::parse(text);
     } catch (const json::parse_error& e) {
         throw Error(path + ": malformed JSON at byte " + std::to_string(e.byte));
+    } catch (const json::exception& e) {
+        throw Error(path + ": malformed JSON (" + std::string(e.what()) + ")");
     }
     try {
         return results_from_json(j);

@@ -35,8 +35,11 @@ struct BenchmarkResult {
     Status status = Status::Error;
     std::string error;  // why status is not Ok
     Validation validation;
-    double compile_ms = 0;
-    bool compile_cached = false;
+    double compile_ms = 0;         // the compile that produced the module used
+    bool compile_cached = false;   // ... came from the on-disk kernel cache
+    double compile_cold_ms = 0;    // a compile bypassing tribench's kernel cache (0: not measured)
+    double compile_cached_ms = 0;  // a compile served by the cache (0: not measured)
+    bool noisy = false;            // sampling stopped before the noise target was met
     double graph_capture_ms = 0;
     double upload_ms = 0;    // host-to-device transfer of the inputs
     double download_ms = 0;  // device-to-host transfer of the outputs

@@ -6,12 +6,17 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <chrono>
 #include <map>
 
 #include <benchmark/benchmark.h>
 
+#include "calibration.hpp"
 #include "npy.hpp"
 #include "ptx_hash.hpp"
+#ifdef TRIBENCH_HAVE_CUDA
+#include "cuda/kernel_cache.hpp"
+#endif
 
 namespace tb {
 namespace {
@@ -35,6 +40,7 @@ public:
 struct CompiledModule {
     std::unique_ptr<Module> module;
     std::string error;
+    double cold_ms = 0, cached_ms = 0;
 };
 
 class Session {
@@ -47,7 +53,8 @@ public:
             auto* b = benchmark::RegisterBenchmark(cases_[i].name.c_str(),
                                                    [this, i](benchmark::State& st) { this->measure(i, st); });
             b->UseManualTime()->Unit(benchmark::kMillisecond);
-            if (!opt_.min_time_from_flags) b->MinTime(opt_.min_time_s);
+            // Our stopping rule runs inside one Google Benchmark iteration per repetition.
+            if (!opt_.gb_picks_iterations) b->Iterations(1);
         }
     }
 
@@ -67,6 +74,14 @@ public:
                 r.devices.push_back(DeviceRecord{id, slots_[c.slot].devices[c.device]});
             }
         }
+        for (const auto& [id, cal] : calibrations_)
+            r.calibration[id] = {{"copy_gbps", cal.copy_gbps}, {"fp32_gflops", cal.fp32_gflops}};
+        for (auto& b : r.benchmarks) {
+            auto it = calibrations_.find(b.device);
+            if (it == calibrations_.end() || b.status != Status::Ok) continue;
+            if (it->second.copy_gbps > 0) b.throughput.bw_fraction = b.throughput.gbps / it->second.copy_gbps;
+            if (it->second.fp32_gflops > 0) b.throughput.flop_fraction = b.throughput.gflops / it->second.fp32_gflops;
+        }
         return r;
     }
 
@@ -81,7 +96,20 @@ private:
 
     Device* device_for(const Case& c) {
         auto& d = devices_[{c.slot, c.device}];
-        if (!d) d = slots_[c.slot].backend->open(c.device);
+        if (!d) {
+            d = slots_[c.slot].backend->open(c.device);
+            if (opt_.calibrate && d->info().is_gpu) {
+                const std::string id = device_id(c);
+                try {
+                    calibrations_[id] = calibrate(*d);
+                    if (opt_.progress)
+                        std::fprintf(stderr, "calibrated %s: copy %.0f GB/s, FP32 %.0f GFLOP/s\n", id.c_str(),
+                                     calibrations_[id].copy_gbps, calibrations_[id].fp32_gflops);
+                } catch (const Error& e) {
+                    std::cerr << "tribench: " << id << ": calibration failed: " << e.what() << "\n";
+                }
+            }
+        }
         return d.get();
     }
 
@@ -94,7 +122,8 @@ private:
         const auto defs = c.program->defines();
         co.defines.insert(co.defines.end(), defs.begin(), defs.end());
         try {
-            m.module = dev.compile(program_source(*c.program, dev.dialect()), co);
+            const Source src = program_source(*c.program, dev.dialect());
+            m.module = compile_timed(dev, src, co, m);
         } catch (const Error& e) {
             const std::string msg = e.what();
             const auto nl = msg.find('\n');
@@ -103,6 +132,38 @@ private:
             if (nl != std::string::npos) std::cerr << msg.substr(nl + 1) << "\n";
         }
         return m;
+    }
+
+    // The module to run, plus a cold compile time (tribench's kernel cache bypassed) and a
+    // cached one (served by the cache, or by the OpenCL driver's own cache on a second build).
+    std::unique_ptr<Module> compile_timed(Device& dev, const Source& src, const CompileOptions& co, CompiledModule& m) {
+        if (!opt_.compile_twice) {
+            auto mod = dev.compile(src, co);
+            (mod->from_cache ? m.cached_ms : m.cold_ms) = mod->compile_ms;
+            return mod;
+        }
+#ifdef TRIBENCH_HAVE_CUDA
+        const bool cache_on = cuda::kernel_cache_enabled();
+        cuda::set_kernel_cache_enabled(false);
+        std::unique_ptr<Module> cold;
+        try {
+            cold = dev.compile(src, co);
+        } catch (...) {
+            cuda::set_kernel_cache_enabled(cache_on);
+            throw;
+        }
+        cuda::set_kernel_cache_enabled(cache_on);
+#else
+        auto cold = dev.compile(src, co);
+#endif
+        m.cold_ms = cold->compile_ms;
+        const bool ours = dev.dialect() == Dialect::Cuda || dev.info().backend != "opencl";
+        auto warm = dev.compile(src, co);
+        // CUDA backends: a miss stores the entry, so the next compile is the cached one.
+        if (ours && !warm->from_cache) warm = dev.compile(src, co);
+        // opencl: the second build is what the platform's own cache gives.
+        m.cached_ms = !ours || warm->from_cache ? warm->compile_ms : 0;
+        return warm;
     }
 
     void fail(State& s, Status st, const std::string& why) {
@@ -137,6 +198,8 @@ private:
                 if (!m->module) return fail(s, Status::Error, m->error);
                 r.compile_ms = m->module->compile_ms;
                 r.compile_cached = m->module->from_cache;
+                r.compile_cold_ms = m->cold_ms;
+                r.compile_cached_ms = m->cached_ms;
                 r.ptx_hash = ptx_hashes(m->module->ptx);
             }
 
@@ -148,13 +211,17 @@ private:
                                                   " has " + mib(have) + (info.free_mem_bytes ? " free" : ""));
 
             RunConfig cfg{c.variant, c.launch, opt_.seed};
+            dev->reset_transfer_stats();
             current_ = c.vendor ? c.program->prepare_vendor(*dev, c.dataset, cfg)
                                 : c.program->prepare(*dev, *m->module, c.dataset, cfg);
             if (c.launch == LaunchMode::Graph) r.graph_capture_ms = current_->prepare_graph();
+            r.upload_ms = dev->transfer_stats().upload_ms;
             current_->poison();
             current_->run();
             dev->synchronize();
+            dev->reset_transfer_stats();
             r.validation = current_->validate();
+            r.download_ms = dev->transfer_stats().download_ms;
             r.work = current_->work();
             if (!opt_.save_outputs_dir.empty()) save_outputs(c, r);
             if (!r.validation.ok) return fail(s, Status::ValidationFailed, "validation failed: " + r.validation.detail);
@@ -194,23 +261,69 @@ private:
             }
             return;
         }
-        // Google Benchmark calls this several times (iteration-count estimation, then the
-        // measured run, once per repetition); the samples of the last call are kept, and
-        // repetitions append so that every measured sample is recorded.
+        if (opt_.gb_picks_iterations)
+            measure_gb_iterations(i, st);
+        else
+            measure_until_stable(i, st);
+        if (s.ready) s.result.status = Status::Ok;
+    }
+
+    // One timed run; the L2 flush, when asked for, happens outside the timed region.
+    double sample() {
+        if (opt_.l2_flush) {
+            if (!flush_ || flush_device_ != current_device_) {
+                flush_ = Buffer();
+                flush_ = current_device_->alloc(std::size_t(256) << 20);  // > any current L2
+                flush_device_ = current_device_;
+            }
+            current_device_->fill_u32(flush_, ++flush_pattern_);
+        }
+        return current_device_->time_ms([this] { current_->run(); });
+    }
+
+    bool stop_for_interrupt(State& s, benchmark::State& st) {
+        if (!interrupted()) return false;
+        st.SkipWithError("interrupted");
+        fail(s, Status::Skipped, "interrupted during timing");
+        s.ready = false;
+        return true;
+    }
+
+    // Each Google Benchmark repetition is one iteration whose samples run until the
+    // stopping rule is satisfied; its reported time is their mean.
+    void measure_until_stable(std::size_t i, benchmark::State& st) {
+        State& s = states_[i];
+        for (auto _ : st) {
+            std::vector<double> run;
+            const auto t0 = std::chrono::steady_clock::now();
+            for (;;) {
+                run.push_back(sample());
+                if (stop_for_interrupt(s, st)) break;
+                const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+                if (opt_.rule.done(run, wall)) break;
+            }
+            if (!s.ready) break;
+            double sum = 0;
+            for (double x : run) sum += x;
+            st.SetIterationTime(sum / double(run.size()) * 1e-3);
+            s.result.noisy = s.result.noisy || opt_.rule.noisy(run);
+            s.result.samples_ms.insert(s.result.samples_ms.end(), run.begin(), run.end());
+        }
+    }
+
+    // --benchmark_min_time given: Google Benchmark calls this several times (estimation,
+    // then the measured run, once per repetition); the estimation calls' samples are
+    // dropped, repetitions append.
+    void measure_gb_iterations(std::size_t i, benchmark::State& st) {
+        State& s = states_[i];
         if (st.max_iterations > last_iterations_[i]) s.result.samples_ms.clear();
         last_iterations_[i] = std::max<std::int64_t>(last_iterations_[i], st.max_iterations);
         for (auto _ : st) {
-            const double ms = current_device_->time_ms([this] { current_->run(); });
+            const double ms = sample();
             st.SetIterationTime(ms * 1e-3);
             s.result.samples_ms.push_back(ms);
-            if (interrupted()) {
-                st.SkipWithError("interrupted");
-                fail(s, Status::Skipped, "interrupted during timing");
-                s.ready = false;
-                break;
-            }
+            if (stop_for_interrupt(s, st)) break;
         }
-        if (s.ready) s.result.status = Status::Ok;
     }
 
     void report_progress(std::size_t i) {
@@ -241,8 +354,12 @@ private:
     std::map<std::size_t, std::int64_t> last_iterations_;
     std::map<std::pair<std::size_t, std::size_t>, std::unique_ptr<Device>> devices_;
     std::map<std::tuple<std::size_t, std::size_t, std::string>, CompiledModule> modules_;
+    std::map<std::string, Calibration> calibrations_;
     std::unique_ptr<Instance> current_;
     Device* current_device_ = nullptr;
+    Buffer flush_;
+    Device* flush_device_ = nullptr;
+    std::uint32_t flush_pattern_ = 0;
     std::size_t current_index_ = SIZE_MAX;
     bool stop_ = false;
 
@@ -250,6 +367,7 @@ public:
     ~Session() {
         // Instances and modules hold device resources: release them before the devices.
         current_.reset();
+        flush_ = Buffer();
         modules_.clear();
     }
 };

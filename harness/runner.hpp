@@ -8,15 +8,20 @@
 
 #include "results.hpp"
 #include "selection.hpp"
+#include "stopping.hpp"
 
 namespace tb {
 
 struct RunnerOptions {
     CompileOptions compile;           // math mode and defines
     std::uint64_t seed = 42;
-    double min_time_s = 0.25;         // per benchmark, of device time (Google Benchmark MinTime)
-    bool min_time_from_flags = false; // --benchmark_min_time given: do not override it
-    double noise_target = 0.05;       // RSD above which a result is flagged noisy
+    // Sampling: tribench's stopping rule (noise target, min time, timeout) unless the user
+    // gave --benchmark_min_time, in which case Google Benchmark picks the iteration count.
+    StoppingRule rule;
+    bool gb_picks_iterations = false;
+    bool calibrate = true;            // measure copy bandwidth and FP32 peak on each GPU
+    bool l2_flush = false;            // overwrite a buffer larger than L2 before each sample
+    bool compile_twice = true;        // report cold and cached compile times
     bool keep_going = false;          // carry on after a failed case
     std::string save_outputs_dir;     // write inputs/outputs as .npy when non-empty
     bool progress = false;            // one line per case on stderr

@@ -164,6 +164,7 @@ std::vector<Case> plan_cases(const SelectionRequest& req, const std::vector<Back
                 for (const auto& d : file_sets.count(p) ? file_sets[p] : p->datasets()) {
                     const bool named = std::find(req.datasets.begin(), req.datasets.end(), d.name) != req.datasets.end();
                     if (!req.datasets.empty() && !named && d.file.empty()) continue;
+                    if (req.small_only && !d.small && d.file.empty()) continue;
                     // CPU devices run the CI-sized datasets unless asked otherwise.
                     if (req.datasets.empty() && !dev.is_gpu && !d.small && !req.all_datasets && d.file.empty()) continue;
                     for (const auto& v : p->variants()) {

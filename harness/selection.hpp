@@ -54,6 +54,7 @@ struct SelectionRequest {
     std::vector<std::string> programs, datasets, variants, devices;
     std::vector<LaunchMode> launches;  // empty: stream, plus graph where supported
     bool all_datasets = false;          // also the large datasets on CPU devices
+    bool small_only = false;            // only the CI-sized datasets, on every device
     bool vendor = false;                // add vendor-library rows (cuFFT, cuSPARSE) on cuda-native devices
     std::vector<std::string> matrix_files;  // --matrix: datasets read from files
 };

@@ -1,5 +1,12 @@
 #include "program.hpp"
 
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
 #include "embedded.hpp"
 
 namespace tb {
@@ -12,9 +19,24 @@ std::int64_t Dataset::param(const std::string& key) const {
 
 const char* to_string(LaunchMode m) { return m == LaunchMode::Graph ? "graph" : "stream"; }
 
+// TRIBENCH_KERNEL_DIR=DIR (a checkout, or any folder laid out like one) makes kernels be
+// read from DIR/programs/<p>/kernels.{cl,cu} where that file exists, so kernel developers
+// and tests need no rebuild (docs/robustness.md). Without it: the embedded copies.
 Source program_source(const Program& p, Dialect d) {
     const std::string file = "programs/" + p.name() + (d == Dialect::Cuda ? "/kernels.cu" : "/kernels.cl");
-    return Source{file, embedded_file(file), d};
+    const char* dir = std::getenv("TRIBENCH_KERNEL_DIR");
+    if (!dir || !*dir) return Source{file, embedded_file(file), d};
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec))
+        throw Error(std::string("TRIBENCH_KERNEL_DIR=") + dir + " is not a directory");
+    const std::string path = (std::filesystem::path(dir) / file).string();
+    if (!std::filesystem::exists(path, ec)) return Source{file, embedded_file(file), d};
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error("cannot read " + path + ": " + std::strerror(errno));
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) throw Error("cannot read " + path);
+    return Source{path, std::move(text).str(), d};
 }
 
 std::unique_ptr<Instance> Program::prepare_vendor(Device&, const Dataset&, const RunConfig&) const {

@@ -2,7 +2,9 @@
 # Everything GPU-side in one call: build from source, run the tests, list devices, run the
 # suite on every available backend, dump PTX, and print a short table last.
 # Usage: scripts/gpu_suite.sh OUTDIR [extra `tribench run` arguments...]
-# Writes OUTDIR/results.json, OUTDIR/summary.txt and OUTDIR/logs.tar.gz (build, test, run
+# Stage "sanitize" runs compute-sanitizer (memcheck, racecheck, synccheck) over every
+# program, variant and launch mode of both CUDA backends on the small datasets.
+# Writes OUTDIR/results.json.gz, OUTDIR/summary.txt and OUTDIR/logs.tar.gz (build, test, run
 # logs and PTX). Environment: SUITE_STAGES (default "build test list run ptx"),
 # SUITE_MIN_TIME (seconds per benchmark, default 0.25), SUITE_CMAKE_ARGS (extra cmake
 # arguments, e.g. -DTRIBENCH_PROGRAMS=mandelbrot).
@@ -14,7 +16,7 @@ OUT=$(cd "$OUT" && pwd)
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 LOGS=$(mktemp -d)
-STAGES=${SUITE_STAGES:-build test list run ptx}
+STAGES=${SUITE_STAGES:-build test list run ptx sanitize}
 BUILD=build-gpu
 status=0
 has() { [[ " $STAGES " == *" $1 "* ]]; }
@@ -52,8 +54,23 @@ fi
 if has ptx && [[ -x $TB ]]; then
   note "ptx"; "$TB" ptx --out "$LOGS/ptx" >"$LOGS/ptx.log" 2>&1 || status=1
 fi
+if has sanitize && [[ -x $TB ]] && command -v compute-sanitizer >/dev/null; then
+  note "sanitize"
+  for tool in memcheck racecheck synccheck; do
+    compute-sanitizer --tool $tool --error-exitcode 99 --print-limit 20 \
+      "$TB" run --small --keep-going --backend cuda-native,cuda-prelude --no-calibrate \
+      --min-time 0.001 --min-samples 2 --timeout 0.05 >"$LOGS/sanitize-$tool.log" 2>&1
+    rc=$?
+    summary=$(grep -E "ERROR SUMMARY" "$LOGS/sanitize-$tool.log" | tail -1)
+    echo "compute-sanitizer $tool: exit $rc; ${summary:-no summary}" | tee -a "$LOGS/sanitize-summary.txt"
+    [[ $rc -ne 0 ]] && status=1
+  done
+fi
+# Results files can be large (every sample is kept): ship them compressed.
+for f in "$OUT"/*.json; do [[ -f $f ]] && gzip -f "$f"; done
 tar -C "$LOGS" -czf "$OUT/logs.tar.gz" . 2>/dev/null
 [[ -f $LOGS/run.log ]] && cp "$LOGS/run.log" "$OUT/summary.txt"
+[[ -f $LOGS/sanitize-summary.txt ]] && cat "$LOGS/sanitize-summary.txt"
 echo "== short table (exit $status)"
 [[ -f $LOGS/run.log ]] && cat "$LOGS/run.log" | tail -60
 exit $status

@@ -10,6 +10,7 @@ DEB_PACKAGES=(
   libbenchmark-dev nlohmann-json3-dev libgtest-dev googletest
   libcli11-dev libfmt-dev libfftw3-dev
   python3-matplotlib python3-numpy
+  clang libclang-rt-dev  # libFuzzer + sanitizer runtimes for tests/fuzz (scripts/test.sh)
 )
 
 missing=()

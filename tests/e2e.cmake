@@ -47,7 +47,7 @@ tb_cli_test(bad_number 2 ONE_LINE ERR "tribench: error: .*--seed" ARGS run --see
 # mandelbrot validates and is timed on the opencl backend (PoCL here), results written.
 tb_cli_test(run_mandelbrot_opencl 0 OUT "mandelbrot/128x128/opencl +opencl:[0-9]+ +ok"
             FILE ${E2E_DIR}/mandelbrot.json
-            ARGS run --program mandelbrot --dataset 128x128 --backend opencl --min-time 0.05
+            ARGS run --program mandelbrot --dataset 128x128 --backend opencl --min-time 0.05 --timeout 1
                  --out ${E2E_DIR}/mandelbrot.json)
 tb_cli_test(unwritable_out 2 ONE_LINE ERR "cannot write /nonexistent-dir/r.json"
             ARGS run --program mandelbrot --backend opencl --out /nonexistent-dir/r.json)
@@ -56,3 +56,104 @@ if(TRIBENCH_HAVE_CUDA)
               FILE ${E2E_DIR}/ptx/mandelbrot/cuda-prelude.ptx
               ARGS ptx --program mandelbrot --arch sm_90 --backend cuda-native,cuda-prelude --out ${E2E_DIR}/ptx)
 endif()
+
+# compare, report and export on the synthetic results of tests/data/compare (make_data.py
+# writes them): exit 0 for no or acceptable change, 1 for a regression, 2 for bad input.
+set(CMP ${CMAKE_CURRENT_SOURCE_DIR}/data/compare)
+tb_cli_test(compare_same 0 OUT "summary: 8 unchanged" ARGS compare ${CMP}/old.json ${CMP}/same.json)
+tb_cli_test(compare_slower 1 OUT "cuda-native +0[.][0-9]+ +0[.][0-9]+ +0[.]9[01]x +[+].*regression.*summary: 8 regressions"
+            ARGS compare ${CMP}/old.json ${CMP}/slower10.json)
+tb_cli_test(compare_faster 0 OUT "(1[.]09|1[.]1[01])x.*summary: 8 faster" ARGS compare ${CMP}/old.json ${CMP}/faster10.json)
+tb_cli_test(compare_within_threshold 0 OUT "summary: 8 slower"
+            ARGS compare ${CMP}/old.json ${CMP}/slower10.json --threshold 20)
+tb_cli_test(compare_small_slowdown 0 OUT "summary: 8 slower" ARGS compare ${CMP}/old.json ${CMP}/slower3.json)
+tb_cli_test(compare_strict_threshold 1 OUT "summary: 8 regressions"
+            ARGS compare ${CMP}/old.json ${CMP}/slower3.json --threshold 1)
+tb_cli_test(compare_broken 1 OUT "validation_failed +broken [(]NEW: validation failed"
+            ARGS compare ${CMP}/old.json ${CMP}/broken.json)
+tb_cli_test(compare_one_sided 0 OUT "opencl +0[.][0-9]+ +only in OLD.*2048x2048/cuda-native +0[.][0-9]+ +only in NEW"
+            ARGS compare ${CMP}/old.json ${CMP}/changed_set.json)
+tb_cli_test(compare_other_device 2 ONE_LINE ERR "tribench: error: results are from different devices .*A100.*--force"
+            ARGS compare ${CMP}/old.json ${CMP}/other_device.json)
+tb_cli_test(compare_forced 0 OUT "warning: --force: .*A100" ARGS compare ${CMP}/old.json ${CMP}/other_device.json --force)
+tb_cli_test(compare_truncated 2 ONE_LINE ERR "truncated.json: malformed JSON at byte"
+            ARGS compare ${CMP}/old.json ${CMP}/truncated.json)
+tb_cli_test(compare_wrong_version 2 ONE_LINE ERR "results version 99 is not supported \\(this tribench reads 1\\)"
+            ARGS compare ${CMP}/wrong_version.json ${CMP}/old.json)
+tb_cli_test(compare_not_results 2 ONE_LINE ERR "not a tribench results file"
+            ARGS compare ${CMP}/old.json ${CMP}/not_results.json)
+tb_cli_test(compare_missing_file 2 ONE_LINE ERR "cannot read .*nosuch.json" ARGS compare ${CMP}/old.json ${CMP}/nosuch.json)
+tb_cli_test(compare_one_file 2 ONE_LINE ERR "compare takes two results files" ARGS compare ${CMP}/old.json)
+tb_cli_test(compare_bad_alpha 2 ONE_LINE ERR "--alpha must lie between 0 and 1"
+            ARGS compare ${CMP}/old.json ${CMP}/same.json --alpha 2)
+tb_cli_test(compare_markdown 1 OUT "[|] benchmark [|] old ms [|].*[|] [*][*]regression[*][*] [|]"
+            ARGS compare ${CMP}/old.json ${CMP}/slower10.json --markdown)
+tb_cli_test(compare_json 1 OUT "\"schema\": \"tribench-compare\".*\"p_value\": [0-9]"
+            ARGS compare ${CMP}/old.json ${CMP}/slower10.json --json)
+tb_cli_test(compare_out_file 0 FILE ${E2E_DIR}/compare.md
+            ARGS compare ${CMP}/old.json ${CMP}/faster10.json --markdown --out ${E2E_DIR}/compare.md)
+tb_cli_test(compare_backends 0 OUT "fft/4096x1024/stream +0[.][0-9]+ +1[.]00x +~?0[.][0-9]+x +~?0[.][0-9]+x +~?1[.][0-9]+x"
+            ARGS compare --backends ${CMP}/suite.json)
+tb_cli_test(compare_backends_json 0 OUT "\"schema\": \"tribench-backend-matrix\""
+            ARGS compare --backends ${CMP}/suite.json --baseline opencl --json)
+tb_cli_test(compare_backends_bad_baseline 2 ONE_LINE ERR "baseline backend 'nope' has no benchmarks"
+            ARGS compare --backends ${CMP}/suite.json --baseline nope)
+tb_cli_test(export_futhark 0 OUT "wrote .*futhark.json: 20 Futhark programs" FILE ${E2E_DIR}/futhark.json
+            ARGS export --futhark ${CMP}/suite.json ${E2E_DIR}/futhark.json)
+tb_cli_test(export_needs_format 2 ONE_LINE ERR "export needs a format: --futhark"
+            ARGS export ${CMP}/suite.json ${E2E_DIR}/nothing.json)
+
+# report: REPORT.md and PNGs (python3 + matplotlib, which scripts/setup.sh installs).
+add_test(NAME e2e.report_clean COMMAND ${CMAKE_COMMAND} -E rm -rf ${E2E_DIR}/report)
+tb_cli_test(report 0 OUT "wrote .*REPORT.md and 9 plots" FILE ${E2E_DIR}/report/REPORT.md
+            ARGS report ${CMP}/suite.json --out ${E2E_DIR}/report)
+add_test(NAME e2e.report_plots COMMAND python3 ${CMP}/check_report.py ${E2E_DIR}/report)
+set_tests_properties(e2e.report_clean PROPERTIES FIXTURES_SETUP report_clean)
+set_tests_properties(e2e.report PROPERTIES FIXTURES_REQUIRED report_clean FIXTURES_SETUP report_out)
+set_tests_properties(e2e.report_plots PROPERTIES FIXTURES_REQUIRED report_out)
+
+# The same command in a changed environment (missing python3 or matplotlib): one-line errors.
+# tb_cli_env_test(NAME RC VAR=VALUE ERR|OUT regex args...); ERR also demands one line.
+function(tb_cli_env_test name rc env stream regex)
+  string(REPLACE ";" "|" cmd "${CMAKE_COMMAND};-E;env;${env};${TB};${ARGN}")
+  set(defs "-DEXPECT_${stream}=${regex}")
+  if(stream STREQUAL "ERR")
+    list(APPEND defs -DONE_LINE_ERROR=ON)
+  endif()
+  add_test(NAME e2e.${name} COMMAND ${CMAKE_COMMAND} "-DCMD=${cmd}" -DEXPECT_RC=${rc} ${defs}
+           -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_cli.cmake)
+endfunction()
+tb_cli_env_test(report_no_matplotlib 2 "PYTHONPATH=${CMP}/no_matplotlib;PYTHONDONTWRITEBYTECODE=1"
+                ERR "tribench: error: python3 cannot import matplotlib .*scripts/setup.sh.*--no-plots"
+                report ${CMP}/suite.json --out ${E2E_DIR}/report-no-mpl)
+tb_cli_env_test(report_no_python 2 PATH=/nonexistent ERR "tribench: error: python3 not found on PATH"
+                report ${CMP}/suite.json --out ${E2E_DIR}/report-no-python)
+tb_cli_env_test(report_no_plots 0 PATH=/nonexistent OUT "wrote .*REPORT.md and 0 plots"
+                report ${CMP}/suite.json --no-plots --out ${E2E_DIR}/report-md-only)
+
+# `tribench ptx` resources and `tribench ptxdiff` (docs/ptx-tools.md). Between the two CUDA
+# backends nothing needs a GPU: CI compares every program's kernels this way.
+if(TRIBENCH_HAVE_CUDA)
+  tb_cli_test(ptx_resources 0 OUT "mandelbrot/cuda-native.resources.json"
+              FILE ${E2E_DIR}/ptx-res/mandelbrot/cuda-prelude.resources.json
+              ARGS ptx --program mandelbrot --arch sm_90 --backend cuda-native,cuda-prelude --out ${E2E_DIR}/ptx-res)
+  set_tests_properties(e2e.ptx_resources PROPERTIES FIXTURES_SETUP ptx_dump)
+  tb_cli_test(ptxdiff_mandelbrot 0 OUT "kernel mandelbrot: .*instruction histogram by class.*resources"
+              ARGS ptxdiff --program mandelbrot cuda-native cuda-prelude)
+  tb_cli_test(ptxdiff_all_programs 0 OUT "ptxdiff mandelbrot\n.*instruction histogram"
+              ARGS ptxdiff --program all cuda-native cuda-prelude --arch sm_90)
+  tb_cli_test(ptxdiff_math_modes 0 OUT "fp32.add.ftz"
+              ARGS ptxdiff --program mandelbrot cuda-native cuda-native:fast)
+  tb_cli_test(ptxdiff_folder 0 OUT "normalized PTX: identical"
+              ARGS ptxdiff --program mandelbrot ${E2E_DIR}/ptx-res:cuda-prelude cuda-prelude --arch sm_90)
+  set_tests_properties(e2e.ptxdiff_folder PROPERTIES FIXTURES_REQUIRED ptx_dump)
+  tb_cli_test(ptxdiff_out 0 OUT "normalized diff written to" FILE ${E2E_DIR}/mandelbrot.ptxdiff
+              ARGS ptxdiff --program mandelbrot cuda-native cuda-prelude --out ${E2E_DIR}/mandelbrot.ptxdiff)
+endif()
+tb_cli_test(ptxdiff_bad_operand 2 ONE_LINE ERR "tribench: error: bad operand 'cuda-magic': expected a backend"
+            ARGS ptxdiff --program mandelbrot cuda-native cuda-magic)
+tb_cli_test(ptxdiff_bad_math 2 ONE_LINE ERR "unknown math mode 'sloppy'"
+            ARGS ptxdiff --program mandelbrot cuda-native cuda-native:sloppy)
+tb_cli_test(ptxdiff_missing_dump 2 ONE_LINE ERR "no .*/mandelbrot/cuda-native.ptx \\(write it with"
+            ARGS ptxdiff --program mandelbrot ${E2E_DIR}:cuda-native cuda-prelude)
+tb_cli_test(ptxdiff_one_operand 2 ONE_LINE ERR "tribench: error: " ARGS ptxdiff --program mandelbrot cuda-native)

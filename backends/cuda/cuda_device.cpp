@@ -224,6 +224,8 @@ public:
         check_range("upload", dst, bytes, offset);
         if (bytes == 0) return;
         bind();
+        TB_CU(cuStreamSynchronize, stream_);  // time the copy alone, not earlier work
+        auto timer = time_upload(bytes);
         TB_CU(cuMemcpyHtoDAsync, dst.handle() + offset, src, bytes, stream_);
         TB_CU(cuStreamSynchronize, stream_);
     }
@@ -232,6 +234,8 @@ public:
         check_range("download", src, bytes, offset);
         if (bytes == 0) return;
         bind();
+        TB_CU(cuStreamSynchronize, stream_);  // time the copy alone, not earlier work
+        auto timer = time_download(bytes);
         TB_CU(cuMemcpyDtoHAsync, dst, src.handle() + offset, bytes, stream_);
         TB_CU(cuStreamSynchronize, stream_);
     }
@@ -307,6 +311,13 @@ public:
     }
 
     void* native_queue() const override { return stream_; }
+
+    std::size_t max_group_size(const Kernel& k) override {
+        bind();
+        int n = 0;
+        TB_CU(cuFuncGetAttribute, &n, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, static_cast<CUfunction>(k.handle));
+        return std::size_t(n);
+    }
 
     double time_ms(const std::function<void()>& work) override {
         bind();

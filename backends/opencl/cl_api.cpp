@@ -53,6 +53,7 @@ Loaded load() {
         bind(l.lib, a.ReleaseProgram, "clReleaseProgram");
         bind(l.lib, a.CreateKernel, "clCreateKernel");
         bind(l.lib, a.GetKernelInfo, "clGetKernelInfo");
+        bind(l.lib, a.GetKernelWorkGroupInfo, "clGetKernelWorkGroupInfo");
         bind(l.lib, a.ReleaseKernel, "clReleaseKernel");
         bind(l.lib, a.SetKernelArg, "clSetKernelArg");
         bind(l.lib, a.EnqueueNDRangeKernel, "clEnqueueNDRangeKernel");

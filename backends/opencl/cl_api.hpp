@@ -37,6 +37,7 @@ struct Api {
     decltype(&::clReleaseProgram) ReleaseProgram = nullptr;
     decltype(&::clCreateKernel) CreateKernel = nullptr;
     decltype(&::clGetKernelInfo) GetKernelInfo = nullptr;
+    decltype(&::clGetKernelWorkGroupInfo) GetKernelWorkGroupInfo = nullptr;
     decltype(&::clReleaseKernel) ReleaseKernel = nullptr;
     decltype(&::clSetKernelArg) SetKernelArg = nullptr;
     decltype(&::clEnqueueNDRangeKernel) EnqueueNDRangeKernel = nullptr;

@@ -73,6 +73,8 @@ public:
     void upload(const Buffer& dst, const void* src, std::size_t bytes, std::size_t offset) override {
         check_range("upload", dst, bytes, offset);
         if (bytes == 0) return;
+        check(api().Finish(queue_), "clFinish");  // time the copy alone, not earlier work
+        auto timer = time_upload(bytes);
         cl_event ev = nullptr;
         check(api().EnqueueWriteBuffer(queue_, to_mem(dst.handle()), CL_TRUE, offset, bytes, src, 0, nullptr, event_slot(ev)),
               "clEnqueueWriteBuffer");
@@ -82,6 +84,8 @@ public:
     void download(void* dst, const Buffer& src, std::size_t bytes, std::size_t offset) override {
         check_range("download", src, bytes, offset);
         if (bytes == 0) return;
+        check(api().Finish(queue_), "clFinish");
+        auto timer = time_download(bytes);
         cl_event ev = nullptr;
         check(api().EnqueueReadBuffer(queue_, to_mem(src.handle()), CL_TRUE, offset, bytes, dst, 0, nullptr, event_slot(ev)),
               "clEnqueueReadBuffer");
@@ -142,6 +146,14 @@ public:
 
     void synchronize() override { check(api().Finish(queue_), "clFinish"); }
     void* native_queue() const override { return queue_; }
+
+    std::size_t max_group_size(const Kernel& k) override {
+        std::size_t n = 0;
+        check(api().GetKernelWorkGroupInfo(static_cast<cl_kernel>(k.handle), ref_.device, CL_KERNEL_WORK_GROUP_SIZE,
+                                           sizeof n, &n, nullptr),
+              "clGetKernelWorkGroupInfo");
+        return n;
+    }
 
     double time_ms(const std::function<void()>& work) override {
         if (timing_) throw Error("opencl: time_ms regions cannot be nested");

@@ -1,0 +1,27 @@
+// When to stop taking samples: nvbench's "stdrel" rule. Stop once there are at least
+// `min_samples` samples covering at least `min_time_s` of device time and their relative
+// standard deviation is at most `max_noise`; or give up at `timeout_s` of wall time (the
+// result is then flagged noisy) or at `max_samples`.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace tb {
+
+struct StoppingRule {
+    std::size_t min_samples = 10;
+    std::size_t max_samples = 2000;
+    double min_time_s = 0.25;  // device time summed over samples
+    double max_noise = 0.005;  // relative standard deviation
+    double timeout_s = 5.0;    // wall time of the sampling loop
+
+    // samples in ms; wall_s = wall time spent sampling so far.
+    bool done(const std::vector<double>& samples_ms, double wall_s) const;
+    // True when sampling ended without reaching max_noise.
+    bool noisy(const std::vector<double>& samples_ms) const;
+};
+
+double relative_stddev(const std::vector<double>& samples);
+
+}  // namespace tb

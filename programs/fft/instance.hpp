@@ -1,0 +1,54 @@
+// What every fft instance shares, whoever computes the transform (the passes of kernels.cl /
+// kernels.cu, or cuFFT): the input on the device, poisoning, validation against the
+// double-precision reference, the work model. Subclasses only say how to run.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "program.hpp"
+#include "reference.hpp"
+#include "shape.hpp"
+
+namespace tb::fft {
+
+enum class Variant { Forward, Roundtrip };
+Variant parse_variant(const std::string& name);  // throws tb::Error on an unknown name
+
+class FftInstance : public Instance {
+public:
+    FftInstance(Device& dev, const Shape& shape, Variant variant, std::uint64_t seed);
+    void poison() override;
+    Validation validate() override;
+    WorkModel work() const override;
+    std::vector<NamedArray> arrays() override;
+
+protected:
+    // The value a correct run leaves in out_ is output_scale_^-1 times the transform (cuFFT's
+    // round trip is unnormalised: N x); validation multiplies by output_scale_ first.
+    double output_scale_ = 1.0;
+    Device& dev_;
+    Shape shape_;
+    Variant variant_;
+    Buffer in_, out_;  // in_ is never written: every run starts from it
+
+private:
+    std::vector<float> download_output();
+    const std::vector<cdouble>& expected();  // cached: FFTW of 2^24 points takes a second
+
+    std::vector<float> input_;  // interleaved re, im, uniform in [-1, 1)
+    std::vector<cdouble> expected_;
+};
+
+struct Limits;  // plan.hpp
+
+// The passes of kernels.cl / kernels.cu on any backend, planned for the device's limits, or
+// for `limits` (tests: other plan shapes; log2_max_radix must stay the dialect's own).
+std::unique_ptr<Instance> make_kernel_instance(Device& dev, Module& mod, const Shape& shape, Variant variant,
+                                               std::uint64_t seed, const Limits* limits = nullptr);
+
+// cuFFT on the cuda-native device's own stream (cufft_baseline.cpp).
+std::unique_ptr<Instance> make_cufft_instance(Device& dev, const Shape& shape, Variant variant, std::uint64_t seed);
+
+}  // namespace tb::fft

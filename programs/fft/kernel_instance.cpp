@@ -1,0 +1,106 @@
+// The program's own passes (kernels.cl / kernels.cu) on any backend: the plan is made once
+// for the device, twiddle tables are uploaded once, and run() is one launch per pass.
+#include <algorithm>
+#include <map>
+
+#include "instance.hpp"
+#include "plan.hpp"
+
+namespace tb::fft {
+namespace {
+
+class KernelInstance final : public FftInstance {
+public:
+    KernelInstance(Device& dev, Module& mod, const Shape& shape, Variant variant, std::uint64_t seed, const Limits& lim)
+        : FftInstance(dev, shape, variant, seed) {
+        const std::vector<Pass> plan = make_plan(shape, lim);
+        const std::size_t bytes = std::size_t(shape.points()) * 8;
+        if (plan.size() > 1 || variant == Variant::Roundtrip) tmp_ = dev.alloc(bytes);
+        const std::vector<float> inner = inner_twiddles();
+        tw_inner_ = dev.alloc(inner.size() * sizeof(float));
+        dev.upload(tw_inner_, inner.data(), inner.size() * sizeof(float));
+        tw_pass_.resize(plan.size());
+        std::map<int, Kernel> kernels;
+        for (std::size_t i = 0; i < plan.size(); ++i) {
+            const std::vector<float> t = pass_twiddles(plan[i]);
+            if (!t.empty()) {
+                tw_pass_[i] = dev.alloc(t.size() * sizeof(float));
+                dev.upload(tw_pass_[i], t.data(), t.size() * sizeof(float));
+            }
+            if (!kernels.count(plan[i].log2R))
+                kernels[plan[i].log2R] = mod.kernel("fft_r" + std::to_string(1 << plan[i].log2R));
+        }
+        // Forward passes, then (roundtrip) the same passes as an inverse: conj on the first
+        // load, conj and 1/N on the last store. Pass k of K writes out_ when K-1-k is even,
+        // tmp_ otherwise, so the last one lands in out_ and in_ is only ever read.
+        const std::size_t P = plan.size();
+        const std::size_t K = variant == Variant::Roundtrip ? 2 * P : P;
+        const float inv_n = 1.0f / float(shape.transform_size());
+        const Buffer* src = &in_;
+        for (std::size_t k = 0; k < K; ++k) {
+            Step s;
+            s.pass = plan[k % P];
+            s.kernel = kernels.at(s.pass.log2R);
+            s.src = src;
+            s.dst = (K - 1 - k) % 2 == 0 ? &out_ : &tmp_;
+            s.twp = tw_pass_[k % P] ? &tw_pass_[k % P] : &tw_inner_;
+            const bool inverse = k >= P;
+            if (inverse && k == P) s.in_im = -1.0f;
+            if (inverse && k == K - 1) {
+                s.out_re = inv_n;
+                s.out_im = -inv_n;
+            }
+            steps_.push_back(s);
+            src = s.dst;
+        }
+    }
+
+    void poison() override {
+        FftInstance::poison();
+        // Stale intermediates from an earlier run must not let a skipped pass go unnoticed.
+        if (tmp_) dev_.fill_u32(tmp_, 0xFFFFFFFFu);
+    }
+
+    void run() override {
+        for (const Step& s : steps_) {
+            const Pass& p = s.pass;
+            const Dim3 grid{std::uint32_t(p.groups()), 1, 1};
+            const Dim3 block{std::uint32_t(p.threads), 1, 1};
+            dev_.launch(s.kernel, grid, block,
+                        Args(*s.src, *s.dst, tw_inner_, *s.twp, std::int32_t(p.columns), std::int32_t(p.log2C),
+                             std::int32_t(p.log2M), std::int32_t(p.log2Nsv), std::int32_t(p.log2S),
+                             std::int32_t(p.twiddle_log2B()), std::int32_t(p.col_pitch), s.in_im, s.out_re, s.out_im,
+                             LocalMem{p.local_bytes}));
+        }
+    }
+
+private:
+    struct Step {
+        Pass pass;
+        Kernel kernel;
+        const Buffer* src = nullptr;
+        const Buffer* dst = nullptr;
+        const Buffer* twp = nullptr;
+        float in_im = 1.0f, out_re = 1.0f, out_im = 1.0f;
+    };
+    Buffer tmp_, tw_inner_;
+    std::vector<Buffer> tw_pass_;
+    std::vector<Step> steps_;
+};
+
+}  // namespace
+
+std::unique_ptr<Instance> make_kernel_instance(Device& dev, Module& mod, const Shape& shape, Variant variant,
+                                               std::uint64_t seed, const Limits* limits) {
+    Limits lim = limits ? *limits : limits_for(dev.dialect(), dev.info());
+    if (!limits) {
+        // Kernels that need many registers allow smaller groups than the device does (e.g.
+        // fft_r4096 of kernels.cl at 130 registers: at most 504 threads on an H100): plan
+        // within the smallest limit of any fft kernel.
+        for (int log2R = kMinLog2R; log2R <= kTwiddleLog2; ++log2R)
+            lim.max_group = std::min(lim.max_group, dev.max_group_size(mod.kernel("fft_r" + std::to_string(1 << log2R))));
+    }
+    return std::make_unique<KernelInstance>(dev, mod, shape, variant, seed, lim);
+}
+
+}  // namespace tb::fft

@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Runs one tribench command and checks how it ended (tests/robustness.cmake).
+
+Beyond tests/expect_cli.cmake it can interrupt the command (SIGINT after N seconds, as
+Ctrl-C would), time how long the command takes to stop, set environment variables, and
+check the statuses recorded in the results JSON it wrote.
+
+  cli_check.py [--rc N] [--err REGEX] [--out REGEX] [--one-line] [--no-file PATH]
+               [--json PATH [--bench NAME=STATUS[:ERROR_REGEX] ...]]
+               [--sigint-after SECONDS --stop-within SECONDS] [--env NAME=VALUE ...]
+               -- COMMAND ARGS...
+"""
+import argparse
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+
+def fail(msg, out="", err=""):
+    print(f"FAIL: {msg}\n--- stdout ---\n{out}\n--- stderr ---\n{err}", file=sys.stderr)
+    sys.exit(1)
+
+
+def check_results(path, expected, out, err):
+    """Each expected NAME=STATUS[:ERROR_REGEX] must match a benchmark of the results file."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        fail(f"{path} is not a readable JSON file: {e}", out, err)
+    if doc.get("schema") != "tribench-results" or not isinstance(doc.get("benchmarks"), list):
+        fail(f"{path} is not a tribench results file", out, err)
+    by_name = {b.get("name"): b for b in doc["benchmarks"]}
+    for spec in expected:
+        name, _, rest = spec.partition("=")
+        status, _, error_re = rest.partition(":")
+        b = by_name.get(name)
+        if b is None:
+            fail(f"{path}: no benchmark {name} (has: {', '.join(map(str, by_name))})", out, err)
+        if b.get("status") != status:
+            fail(f"{path}: {name} has status {b.get('status')!r} ({b.get('error')!r}), expected {status!r}", out, err)
+        if error_re and not re.search(error_re, b.get("error", "")):
+            fail(f"{path}: {name} error {b.get('error')!r} does not match {error_re!r}", out, err)
+        if status != "ok" and b.get("samples_ms"):
+            fail(f"{path}: {name} is {status} but reports timing samples", out, err)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rc", type=int, required=True)
+    ap.add_argument("--err")
+    ap.add_argument("--out")
+    ap.add_argument("--one-line", action="store_true")
+    ap.add_argument("--no-file", action="append", default=[])
+    ap.add_argument("--json")
+    ap.add_argument("--bench", action="append", default=[])
+    ap.add_argument("--sigint-after", type=float)
+    ap.add_argument("--stop-within", type=float, default=10.0)
+    ap.add_argument("--env", action="append", default=[])
+    ap.add_argument("--timeout", type=float, default=600)
+    ap.add_argument("command", nargs=argparse.REMAINDER)
+    a = ap.parse_args()
+    cmd = a.command[1:] if a.command[:1] == ["--"] else a.command
+    if not cmd:
+        ap.error("no command")
+
+    # Start clean, so a file left by an earlier run cannot pass for this run's.
+    for p in a.no_file + ([a.json] if a.json else []):
+        if os.path.lexists(p):
+            os.remove(p)
+    env = dict(os.environ)
+    for kv in a.env:
+        k, _, v = kv.partition("=")
+        env[k] = v
+
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
+    stop_s = None
+    if a.sigint_after is not None:
+        try:
+            out, err = proc.communicate(timeout=a.sigint_after)
+            fail(f"the command ended (exit {proc.returncode}) before the SIGINT at {a.sigint_after}s", out, err)
+        except subprocess.TimeoutExpired:
+            pass
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        try:
+            out, err = proc.communicate(timeout=a.stop_within)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, err = proc.communicate()
+            fail(f"still running {a.stop_within}s after SIGINT", out, err)
+        stop_s = time.monotonic() - sent
+    else:
+        try:
+            out, err = proc.communicate(timeout=a.timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, err = proc.communicate()
+            fail(f"timed out after {a.timeout}s", out, err)
+
+    if proc.returncode != a.rc:
+        fail(f"exit code {proc.returncode}, expected {a.rc}", out, err)
+    if a.err and not re.search(a.err, err):
+        fail(f"stderr does not match {a.err!r}", out, err)
+    if a.out and not re.search(a.out, out):
+        fail(f"stdout does not match {a.out!r}", out, err)
+    if a.one_line and err.count("\n") != 1:
+        fail(f"expected a one-line error, got {err.count(chr(10))} lines", out, err)
+    for p in a.no_file:
+        if os.path.lexists(p):
+            fail(f"{p} should not exist", out, err)
+    # No temporary of an atomic write may be left next to the output either.
+    for p in a.no_file + ([a.json] if a.json else []):
+        folder, base = os.path.split(os.path.abspath(p))
+        left = [f for f in os.listdir(folder) if f.startswith(base + ".tmp") or f.startswith(base + ".probe")]
+        if left:
+            fail(f"temporary files left next to {p}: {left}", out, err)
+    if a.json:
+        check_results(a.json, a.bench, out, err)
+    if stop_s is not None:
+        print(f"stopped {stop_s:.2f}s after SIGINT")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,413 @@
+// fft: the double-precision reference against transforms known in closed form, the
+// tolerance, the pass planner's invariants, the kernels on PoCL for every plan shape (single
+// pass, staged and strided multi-pass, 2-D columns), and the cuFFT baseline's refusal of a
+// device it cannot use.
+#include <cmath>
+#include <cstdlib>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "backend.hpp"
+#include "fft/instance.hpp"
+#include "fft/plan.hpp"
+#include "fft/reference.hpp"
+#include "program.hpp"
+#include "rng.hpp"
+
+using namespace tb;
+using namespace tb::fft;
+
+namespace {
+
+Shape one_d(std::int64_t length, std::int64_t batch) {
+    Shape s;
+    s.dims = 1;
+    s.length = length;
+    s.batch = batch;
+    return s;
+}
+
+Shape two_d(std::int64_t rows, std::int64_t cols) {
+    Shape s;
+    s.dims = 2;
+    s.rows = rows;
+    s.cols = cols;
+    return s;
+}
+
+std::vector<cdouble> noise(std::int64_t n, std::uint64_t seed) {
+    Rng rng(seed);
+    std::vector<cdouble> v(static_cast<std::size_t>(n));
+    for (auto& x : v) x = cdouble(rng.uniform_double() - 0.5, rng.uniform_double() - 0.5);
+    return v;
+}
+
+double max_abs_diff(const std::vector<cdouble>& a, const std::vector<cdouble>& b) {
+    double m = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) m = std::max(m, std::abs(a[i] - b[i]));
+    return m;
+}
+
+using Transform = void (*)(const Shape&, std::vector<cdouble>&, bool);
+const Transform kTransforms[] = {&builtin_transform, &reference_transform};
+
+}  // namespace
+
+// ---- reference -----------------------------------------------------------------------------
+
+TEST(FftReference, DeltaGivesAllOnesAndShiftedDeltaALinearPhase) {
+    const std::int64_t n = 64, n0 = 5;
+    for (Transform f : kTransforms) {
+        std::vector<cdouble> x(2 * n, 0.0);
+        x[0] = 1.0;       // transform 0: delta at 0
+        x[n + n0] = 1.0;  // transform 1: delta at n0
+        f(one_d(n, 2), x, false);
+        for (std::int64_t k = 0; k < n; ++k) {
+            EXPECT_NEAR(std::abs(x[k] - cdouble(1.0, 0.0)), 0.0, 1e-13) << k;
+            const double a = -2.0 * M_PI * double(k * n0) / double(n);
+            EXPECT_NEAR(std::abs(x[n + k] - cdouble(std::cos(a), std::sin(a))), 0.0, 1e-13) << k;
+        }
+    }
+}
+
+TEST(FftReference, SingleFrequencyGivesOneSpikeAtItsBin) {
+    const std::int64_t n = 256, k0 = 37;
+    for (Transform f : kTransforms) {
+        for (bool inverse : {false, true}) {
+            // exp(+-2 pi i k0 n / N) is the forward (inverse) transform's basis vector k0.
+            const double sign = inverse ? -1.0 : 1.0;
+            std::vector<cdouble> x(n);
+            for (std::int64_t j = 0; j < n; ++j) {
+                const double a = sign * 2.0 * M_PI * double(k0 * j) / double(n);
+                x[j] = cdouble(std::cos(a), std::sin(a));
+            }
+            f(one_d(n, 1), x, inverse);
+            for (std::int64_t k = 0; k < n; ++k)
+                EXPECT_NEAR(std::abs(x[k] - cdouble(k == k0 ? double(n) : 0.0, 0.0)), 0.0, 1e-10) << k;
+        }
+    }
+}
+
+TEST(FftReference, TwoDimensionalDeltaAndPlaneWave) {
+    const std::int64_t rows = 16, cols = 32, kr = 3, kc = 29;
+    for (Transform f : kTransforms) {
+        std::vector<cdouble> d(rows * cols, 0.0);
+        d[0] = 1.0;
+        f(two_d(rows, cols), d, false);
+        for (const auto& v : d) EXPECT_NEAR(std::abs(v - cdouble(1.0, 0.0)), 0.0, 1e-13);
+
+        std::vector<cdouble> w(rows * cols);
+        for (std::int64_t r = 0; r < rows; ++r)
+            for (std::int64_t c = 0; c < cols; ++c) {
+                const double a = 2.0 * M_PI * (double(kr * r) / double(rows) + double(kc * c) / double(cols));
+                w[r * cols + c] = cdouble(std::cos(a), std::sin(a));
+            }
+        f(two_d(rows, cols), w, false);
+        for (std::int64_t i = 0; i < rows * cols; ++i) {
+            const double want = i == kr * cols + kc ? double(rows * cols) : 0.0;
+            EXPECT_NEAR(std::abs(w[i] - cdouble(want, 0.0)), 0.0, 1e-10) << i;
+        }
+    }
+}
+
+TEST(FftReference, InverseOfForwardIsNTimesTheInput) {
+    const Shape s = one_d(1024, 3);
+    const auto x = noise(s.points(), 1);
+    auto y = x;
+    reference_transform(s, y, false);
+    reference_transform(s, y, true);
+    for (auto& v : y) v /= double(s.length);
+    EXPECT_LT(max_abs_diff(x, y), 1e-14);
+}
+
+TEST(FftReference, BuiltInAgreesWithFftw) {
+#ifndef TRIBENCH_HAVE_FFTW
+    GTEST_SKIP() << "built without FFTW: the reference is the built-in transform";
+#else
+    for (const Shape& s : {one_d(1 << 12, 2), two_d(64, 128)}) {
+        const auto x = noise(s.points(), 2);
+        auto a = x, b = x;
+        builtin_transform(s, a, false);
+        reference_transform(s, b, false);
+        EXPECT_LT(max_abs_diff(a, b), 1e-11) << s.describe();
+    }
+#endif
+}
+
+// ---- tolerance and comparison ---------------------------------------------------------------
+
+TEST(FftTolerance, IsTenUnitRoundoffsPerLevel) {
+    const double u = std::ldexp(1.0, -24);
+    EXPECT_DOUBLE_EQ(tolerance(2), 10.0 * u);
+    EXPECT_DOUBLE_EQ(tolerance(1 << 20), 20.0 * tolerance(2));
+    EXPECT_LT(tolerance(256), tolerance(1 << 24));
+    EXPECT_THROW(tolerance(1000), Error);
+}
+
+TEST(FftTolerance, AcceptsARoundedExactResultAndRejectsOneWrongPoint) {
+    const Shape s = one_d(4096, 2);
+    auto want = noise(s.points(), 3);
+    reference_transform(s, want, false);
+    std::vector<float> got(2 * want.size());
+    for (std::size_t i = 0; i < want.size(); ++i) {
+        got[2 * i] = float(want[i].real());
+        got[2 * i + 1] = float(want[i].imag());
+    }
+    const double tol = tolerance(s.length);
+    const Comparison exact = compare(s, got, want, 1.0);
+    EXPECT_LT(exact.worst, tol / 10) << "float rounding alone is far below the tolerance";
+    EXPECT_GT(exact.worst, 0.0);
+
+    // One point of transform 1 off by 1% of the transform's rms value: must fail.
+    double rms = 0;
+    for (std::int64_t i = s.length; i < 2 * s.length; ++i) rms += std::norm(want[std::size_t(i)]);
+    rms = std::sqrt(rms / double(s.length));
+    auto bad = got;
+    bad[std::size_t(2 * (s.length + 100))] += float(0.01 * rms);
+    const Comparison c = compare(s, bad, want, 1.0);
+    EXPECT_GT(c.worst, tol);
+    EXPECT_EQ(c.worst_transform, 1);
+
+    bad = got;
+    bad[7] = std::nanf("");
+    EXPECT_TRUE(std::isnan(compare(s, bad, want, 1.0).worst));
+
+    // The scale applies to the values compared (cuFFT's unnormalised round trip).
+    auto twice = got;
+    for (float& f : twice) f *= 2.0f;
+    EXPECT_LT(compare(s, twice, want, 0.5).worst, tol / 10);
+    EXPECT_GT(compare(s, twice, want, 1.0).worst, 0.5);
+}
+
+// ---- plans ----------------------------------------------------------------------------------
+
+namespace {
+
+DeviceInfo device_info(std::size_t local, std::size_t group) {
+    DeviceInfo i;
+    i.max_local_mem_bytes = local;
+    i.max_work_group_size = group;
+    return i;
+}
+
+const DeviceInfo kH100 = device_info(227 * 1024, 1024);
+const DeviceInfo kNvidiaOpenCL = device_info(48 * 1024, 1024);
+
+// Each axis's passes multiply up to its length; every pass obeys the kernel's invariants.
+void check_plan(const Shape& s, const std::vector<Pass>& plan, const Limits& lim) {
+    SCOPED_TRACE(s.describe());
+    ASSERT_FALSE(plan.empty());
+    int log2_product = 0;
+    for (const Pass& p : plan) {
+        log2_product += p.log2R;
+        EXPECT_GE(p.log2R, kMinLog2R);
+        EXPECT_LE(p.log2R, kTwiddleLog2);
+        EXPECT_LE(p.local_bytes, lim.max_local_bytes);
+        EXPECT_LE(std::size_t(p.threads), lim.max_group);
+        EXPECT_EQ(p.threads, 1 << (p.log2C + p.log2R - std::min(p.log2R, lim.log2_max_radix)));
+        // A group's columns lie in one item and share one output block.
+        if (p.log2M > 0) EXPECT_LE(p.log2C, p.log2M);
+        if (p.log2Nsv > 0) EXPECT_LE(p.log2C, p.log2Nsv);
+        EXPECT_EQ(p.columns * (std::int64_t(1) << p.log2R), s.points());
+        EXPECT_GE(p.col_pitch, (1 << p.log2R) + (1 << p.log2R) / 16);
+        EXPECT_EQ(p.twiddle_log2B() >= 0, p.log2Ns > 0);
+    }
+    EXPECT_EQ(log2_product, log2_exact(s.transform_size()));
+}
+
+}  // namespace
+
+TEST(FftPlan, EveryDatasetOnEveryDialectObeysTheKernelInvariants) {
+    const Program& p = find_program("fft");
+    for (const auto& d : p.datasets())
+        for (Dialect dialect : {Dialect::Cuda, Dialect::OpenCL})
+            for (const DeviceInfo& info : {kH100, kNvidiaOpenCL, device_info(1 << 20, 4096)}) {
+                const Limits lim = limits_for(dialect, info);
+                const Shape s = shape_of(d);
+                check_plan(s, make_plan(s, lim), lim);
+            }
+}
+
+TEST(FftPlan, SpeedCriticalShapesUseFewWidePasses) {
+    const Limits cu = limits_for(Dialect::Cuda, kH100);
+    // 16 x 2^20: two passes of 1024 points, 8 columns (64-byte rows) per block.
+    const auto p1 = make_plan(one_d(1 << 20, 16), cu);
+    ASSERT_EQ(p1.size(), 2u);
+    for (const Pass& p : p1) {
+        EXPECT_EQ(p.log2R, 10);
+        EXPECT_EQ(p.log2C, 3);
+        EXPECT_EQ(p.threads, 512);
+    }
+    EXPECT_EQ(p1[0].log2Nsv, 0) << "first pass writes contiguous rows (staged)";
+    EXPECT_EQ(p1[1].log2Ns, 10);
+    // 4096 x 4096: rows in one 4096-point pass, columns in two 64-point passes.
+    const auto p2 = make_plan(two_d(4096, 4096), cu);
+    ASSERT_EQ(p2.size(), 3u);
+    EXPECT_EQ(p2[0].log2R, 12);
+    EXPECT_EQ(p2[0].log2M, 0);
+    EXPECT_EQ(p2[1].log2R, 6);
+    EXPECT_EQ(p2[2].log2R, 6);
+    EXPECT_EQ(p2[1].log2S, 12);
+    // Transforms of up to 4096 points: one launch.
+    EXPECT_EQ(make_plan(one_d(4096, 1024), cu).size(), 1u);
+    EXPECT_EQ(make_plan(one_d(256, 4096), cu).size(), 1u);
+    // OpenCL within 48 KiB of local memory: 2^20 in three passes, 2^12 still in one.
+    const Limits cl = limits_for(Dialect::OpenCL, kNvidiaOpenCL);
+    EXPECT_EQ(make_plan(one_d(1 << 20, 16), cl).size(), 3u);
+    EXPECT_EQ(make_plan(one_d(4096, 4), cl).size(), 1u);
+}
+
+TEST(FftPlan, TwiddleTablesHoldTheRightRoots) {
+    const auto inner = inner_twiddles();
+    ASSERT_EQ(inner.size(), 2u << kTwiddleLog2);
+    EXPECT_NEAR(inner[2 * 1024], 0.0f, 1e-7);  // W_4096^1024 = -i
+    EXPECT_FLOAT_EQ(inner[2 * 1024 + 1], -1.0f);
+    EXPECT_FLOAT_EQ(inner[2 * 512], float(std::sqrt(0.5)));  // W_4096^512 = (1 - i) / sqrt 2
+    EXPECT_FLOAT_EQ(inner[2 * 512 + 1], -float(std::sqrt(0.5)));
+    Pass p;
+    p.log2R = 10;
+    p.log2Ns = 10;  // L = 2^20, B = 2^10
+    const auto t = pass_twiddles(p);
+    ASSERT_EQ(t.size(), 2u * (1024 + 1024));
+    // W_L^e = lo[e mod B] * hi[e / B] for e = 123456.
+    const std::int64_t e = 123456, B = 1024;
+    const std::complex<double> lo(t[2 * (e % B)], t[2 * (e % B) + 1]);
+    const std::complex<double> hi(t[2 * (B + e / B)], t[2 * (B + e / B) + 1]);
+    const double a = -2.0 * M_PI * double(e) / double(1 << 20);
+    EXPECT_LT(std::abs(lo * hi - std::complex<double>(std::cos(a), std::sin(a))), 3 * std::ldexp(1.0, -24));
+    Pass none;
+    none.log2R = 8;
+    EXPECT_TRUE(pass_twiddles(none).empty());
+}
+
+// ---- the kernels on PoCL --------------------------------------------------------------------
+
+namespace {
+
+class FftOnOpenCL : public testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        backend_ = make_backend("opencl").release();
+        try {
+            if (!backend_->devices().empty()) device_ = backend_->open(0).release();
+        } catch (const Error& e) {
+            reason_ = e.what();
+        }
+        if (device_) {
+            const Program& p = find_program("fft");
+            CompileOptions co;
+            co.defines = p.defines();
+            module_ = device_->compile(program_source(p, Dialect::OpenCL), co).release();
+        }
+    }
+    static void TearDownTestSuite() {
+        delete module_;
+        delete device_;
+        delete backend_;
+        module_ = nullptr;
+        device_ = nullptr;
+        backend_ = nullptr;
+    }
+    void SetUp() override {
+        if (!device_) {
+            if (std::getenv("CI")) FAIL() << "no OpenCL device in CI: " << reason_;
+            GTEST_SKIP() << "no OpenCL device: " << reason_;
+        }
+    }
+
+    // Runs both variants of `s` planned with `lim` (or the device's own limits): they
+    // validate, and a poisoned, not computed output does not.
+    static void run_and_validate(const Shape& s, const Limits* lim) {
+        for (Variant v : {Variant::Forward, Variant::Roundtrip}) {
+            SCOPED_TRACE(s.describe() + (v == Variant::Forward ? " forward" : " roundtrip"));
+            auto inst = make_kernel_instance(*device_, *module_, s, v, 11, lim);
+            inst->poison();
+            inst->run();
+            device_->synchronize();
+            const Validation ok = inst->validate();
+            EXPECT_TRUE(ok.ok) << ok.detail;
+            EXPECT_EQ(ok.checked, std::size_t(s.points()));
+            inst->poison();
+            EXPECT_FALSE(inst->validate().ok);
+        }
+    }
+
+    static Backend* backend_;
+    static Device* device_;
+    static Module* module_;
+    static std::string reason_;
+};
+Backend* FftOnOpenCL::backend_ = nullptr;
+Device* FftOnOpenCL::device_ = nullptr;
+Module* FftOnOpenCL::module_ = nullptr;
+std::string FftOnOpenCL::reason_;
+
+}  // namespace
+
+TEST_F(FftOnOpenCL, SmallDatasetsValidate) {
+    for (const auto& d : find_program("fft").datasets())
+        if (d.small) run_and_validate(shape_of(d), nullptr);
+}
+
+TEST_F(FftOnOpenCL, MultiPassAxesValidate) {
+    // 3 strided passes (6+6+5), rows longer than one group, 2-D columns in two passes.
+    for (const Shape& s : {one_d(1 << 17, 1), two_d(16, 8192), two_d(4096, 16), one_d(8, 64), two_d(8, 8)})
+        run_and_validate(s, nullptr);
+}
+
+TEST_F(FftOnOpenCL, CudaShapedPlansValidate) {
+    // kernels.cl run with the plan shapes kernels.cu gets on an H100 (8 columns per strided
+    // group, 1024-point passes, 64-point column passes), so their index math is checked here.
+    Limits lim = limits_for(Dialect::Cuda, kH100);
+    lim.log2_max_radix = 3;  // kernels.cl's points per work-item
+    lim.max_group = 1024;
+    const auto p1 = make_plan(one_d(1 << 20, 1), lim);
+    ASSERT_EQ(p1.size(), 2u);
+    EXPECT_EQ(p1[0].log2R, 10);
+    EXPECT_EQ(p1[0].log2C, 3);
+    EXPECT_TRUE(p1[0].log2M > 0 && p1[0].log2Nsv == 0) << "strided in, contiguous (staged) out";
+    const auto p2 = make_plan(two_d(4096, 32), lim);
+    ASSERT_EQ(p2.size(), 3u);
+    EXPECT_EQ(p2[1].log2R + p2[2].log2R, 12);
+    for (const Shape& s : {one_d(1 << 20, 1), two_d(4096, 32), one_d(1 << 12, 3)}) run_and_validate(s, &lim);
+}
+
+// ---- the program and its vendor baseline ----------------------------------------------------
+
+TEST(FftProgram, DatasetsVariantsAndWorkModel) {
+    const Program& p = find_program("fft");
+    std::set<std::string> names;
+    for (const auto& d : p.datasets()) {
+        EXPECT_TRUE(names.insert(d.name).second) << "duplicate dataset " << d.name;
+        const Shape s = shape_of(d);
+        EXPECT_GE(p.device_bytes(d, "forward"), std::uint64_t(3 * s.points() * 8));
+    }
+    for (const char* required : {"1d-256x8", "2d-64x64", "1d-1mx16", "2d-4096x4096", "1d-16m", "1d-256x4096"})
+        EXPECT_TRUE(names.count(required)) << required;
+    EXPECT_EQ(p.variants(), (std::vector<std::string>{"forward", "roundtrip"}));
+    EXPECT_THROW(parse_variant("inverse"), Error);
+    EXPECT_THROW(p.device_bytes(p.datasets()[0], "nosuch"), Error);
+    EXPECT_EQ(shape_of(find_dataset(p.datasets(), "fft", "1d-1mx16")).points(), std::int64_t(16) << 20);
+    EXPECT_EQ(shape_of(find_dataset(p.datasets(), "fft", "2d-64x256")).cols, 256);
+}
+
+TEST(FftProgram, VendorBaselineIsCufftAndRefusesNonCudaDevices) {
+    const Program& p = find_program("fft");
+    EXPECT_TRUE(p.has_vendor_baseline());
+    EXPECT_EQ(p.vendor_library(), "cuFFT");
+    auto backend = make_backend("opencl");
+    std::unique_ptr<Device> dev;
+    try {
+        if (!backend->devices().empty()) dev = backend->open(0);
+    } catch (const Error&) {
+    }
+    if (!dev) GTEST_SKIP() << "no OpenCL device to offer the baseline";
+    const Dataset d = find_dataset(p.datasets(), "fft", "1d-256x8");
+    try {
+        p.prepare_vendor(*dev, d, RunConfig{"forward", LaunchMode::Stream, 1});
+        FAIL() << "prepare_vendor accepted an OpenCL device";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("cuda-native"), std::string::npos) << e.what();
+    }
+}

@@ -1,0 +1,374 @@
+// kmeans: the CPU reference against hand-computed answers, its tolerances against float
+// emulations of the kernels, the blob generator, and the kernels on PoCL for shapes the
+// suite's smallest dataset does not reach (d = 2, d = 34, n not a multiple of 4, k = 16, k = 1).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <set>
+
+#include "backend.hpp"
+#include "kmeans/blobs.hpp"
+#include "kmeans/reference.hpp"
+#include "program.hpp"
+#include "rng.hpp"
+
+using namespace tb;
+namespace km = tb::kmeans;
+
+namespace {
+
+// ---- Reference: known answers ------------------------------------------------------------
+
+TEST(KmeansReference, LloydOnAHandExample) {
+    // 1-D points 0, 1, 10, 11, 12 from centroids {0, 1}:
+    // it 1: {0} {1,10,11,12} -> 0, 8.5; it 2: {0,1} {10,11,12} -> 0.5, 11; then stable.
+    const std::vector<float> x = {0, 1, 10, 11, 12};
+    const km::Shape s{5, 1, 2};
+    const auto init = km::first_points(x.data(), s);
+    ASSERT_EQ(init, (std::vector<float>{0, 1}));
+    std::vector<std::int32_t> labels;
+    auto c = km::lloyd(x.data(), s, init.data(), 1, &labels);
+    EXPECT_EQ(c, (std::vector<double>{0.0, 8.5}));
+    EXPECT_EQ(labels, (std::vector<std::int32_t>{0, 1, 1, 1, 1}));
+    c = km::lloyd(x.data(), s, init.data(), 3, &labels);
+    EXPECT_EQ(c, (std::vector<double>{0.5, 11.0}));
+    EXPECT_EQ(labels, (std::vector<std::int32_t>{0, 0, 1, 1, 1}));
+}
+
+TEST(KmeansReference, StepSumsAndFeatureMajorLayout) {
+    // 2-D, n = 3: points (0,0) (4,0) (5,1), stored feature-major; centroids (0,0), (5,0).
+    const std::vector<float> x = {0, 4, 5, 0, 0, 1};
+    const km::Shape s{3, 2, 2};
+    const std::vector<float> c = {0, 0, 5, 0};
+    std::vector<std::int32_t> near(3);
+    const km::Step st = km::assign_step(x.data(), s, c.data(), nullptr, near.data());
+    EXPECT_EQ(near, (std::vector<std::int32_t>{0, 1, 1}));
+    EXPECT_EQ(st.count, (std::vector<std::int64_t>{1, 2}));
+    EXPECT_EQ(st.sum, (std::vector<double>{0, 0, 9, 1}));
+    EXPECT_TRUE(st.ambiguous.empty());
+}
+
+TEST(KmeansReference, ExactTiesGoToTheLowestIndexAndMayFlip) {
+    // Point 1 lies exactly between centroids 0 and 2.
+    const std::vector<float> x = {0, 1, 2};
+    const km::Shape s{3, 1, 2};
+    const std::vector<float> c = {0, 2};
+    std::vector<std::int32_t> near(3);
+    const km::Step own = km::assign_step(x.data(), s, c.data(), nullptr, near.data());
+    EXPECT_EQ(near[1], 0);
+    ASSERT_EQ(own.ambiguous.size(), 1u);
+    EXPECT_EQ(own.ambiguous[0].point, 1);
+    EXPECT_EQ(own.ambiguous[0].allowed, 3u);
+
+    const std::vector<std::int32_t> flipped = {0, 1, 1};
+    const km::Step a = km::assign_step(x.data(), s, c.data(), flipped.data());
+    EXPECT_EQ(a.mismatches, 0u);
+    EXPECT_EQ(a.flips, 1u);
+    const std::vector<std::int32_t> wrong = {1, 0, 1};
+    const km::Step b = km::assign_step(x.data(), s, c.data(), wrong.data());
+    EXPECT_EQ(b.mismatches, 1u);
+    EXPECT_EQ(b.first_mismatch, 0);
+    const std::vector<std::int32_t> poison = {-1, -1, -1};
+    EXPECT_EQ(km::assign_step(x.data(), s, c.data(), poison.data()).mismatches, 3u);
+}
+
+// ---- Tolerances against float emulations of the kernels -----------------------------------
+
+// The kernels' distance: differences, squares and the sum in float, fused or not.
+int float_nearest(const std::vector<float>& x, std::int64_t n, std::int64_t i, const std::vector<float>& c, int d,
+                  int k, bool fused) {
+    int best = 0;
+    float bd = 0;
+    for (int j = 0; j < k; ++j) {
+        float s = 0;
+        for (int f = 0; f < d; ++f) {
+            const float t = x[std::size_t(f) * n + i] - c[std::size_t(j) * d + f];
+            s = fused ? std::fma(t, t, s) : s + t * t;
+        }
+        if (j == 0 || s < bd) bd = s, best = j;
+    }
+    return best;
+}
+
+TEST(KmeansTolerance, FloatLabelsNearTiesStayInTheAllowedSet) {
+    // Points scattered tightly around the bisector of two centroids: float rounding decides
+    // many of them, and every float decision must lie in the reference's allowed set.
+    std::uint64_t flips = 0;
+    for (int d : {1, 2, 4, 34}) {
+        SCOPED_TRACE("d=" + std::to_string(d));
+        Rng rng(1000 + d);
+        const int k = 3;
+        std::vector<float> c(std::size_t(k) * d);
+        for (auto& v : c) v = rng.uniform_float(0.0f, 100.0f);
+        const std::int64_t n = 20000;
+        std::vector<float> x(std::size_t(n) * d);
+        for (std::int64_t i = 0; i < n; ++i) {
+            // Midpoint of centroids 0 and 1, moved along the bisector plane by a random
+            // vector and across it by a tiny amount.
+            std::vector<double> p(d), dir(d);
+            double len2 = 0;
+            for (int f = 0; f < d; ++f) dir[f] = double(c[d + f]) - c[f], len2 += dir[f] * dir[f];
+            double dot = 0;
+            std::vector<double> r(d);
+            for (int f = 0; f < d; ++f) r[f] = rng.uniform_double() * 20 - 10, dot += r[f] * dir[f];
+            const double across = (rng.uniform_double() - 0.5) * 1e-8;
+            for (int f = 0; f < d; ++f)
+                p[f] = 0.5 * (double(c[f]) + c[d + f]) + r[f] - dot / len2 * dir[f] + across * dir[f];
+            for (int f = 0; f < d; ++f) x[std::size_t(f) * n + i] = float(p[f]);
+        }
+        const km::Shape s{n, d, k};
+        for (bool fused : {false, true}) {
+            std::vector<std::int32_t> labels(n);
+            for (std::int64_t i = 0; i < n; ++i) labels[i] = float_nearest(x, n, i, c, d, k, fused);
+            const km::Step st = km::assign_step(x.data(), s, c.data(), labels.data());
+            EXPECT_EQ(st.mismatches, 0u) << (fused ? "fused" : "unfused");
+            flips += st.flips;
+        }
+    }
+    EXPECT_GT(flips, 0u) << "no near tie was decided differently in float: the test exercises nothing";
+}
+
+// The OpenCL kernels' update, in float and in their order: each work-item adds its points
+// (4 at a time, strided by 4 x group), a pairwise tree combines the work-group, and a final
+// work-group does the same over the groups; then one division.
+std::vector<float> emulate_update(const std::vector<float>& x, km::Shape s, const std::vector<std::int32_t>& labels,
+                                  const std::vector<float>& prev, std::int64_t chunk, int block) {
+    const int d = s.d, k = s.k;
+    const std::int64_t groups = (s.n + chunk - 1) / chunk;
+    std::vector<float> psum(std::size_t(groups) * k * d);
+    std::vector<int> pcount(std::size_t(groups) * k);
+    std::vector<float> acc(static_cast<std::size_t>(block));
+    std::vector<int> cnt(static_cast<std::size_t>(block));
+    for (std::int64_t g = 0; g < groups; ++g) {
+        const std::int64_t begin = g * chunk, end = std::min(s.n, begin + chunk);
+        for (int j = 0; j < k; ++j)
+            for (int f = -1; f < d; ++f) {
+                for (int t = 0; t < block; ++t) {
+                    float a = 0;
+                    int cn = 0;
+                    for (std::int64_t i = begin + 4 * t; i < end; i += 4 * block)
+                        for (std::int64_t q = i; q < std::min(i + 4, end); ++q)
+                            if (labels[q] == j) f < 0 ? void(++cn) : void(a += x[std::size_t(f) * s.n + q]);
+                    acc[t] = a;
+                    cnt[t] = cn;
+                }
+                for (int h = block / 2; h > 0; h /= 2)
+                    for (int t = 0; t < h; ++t) acc[t] += acc[t + h], cnt[t] += cnt[t + h];
+                if (f < 0) pcount[std::size_t(j) * groups + g] = cnt[0];
+                else psum[(std::size_t(j) * d + f) * groups + g] = acc[0];
+            }
+    }
+    std::vector<float> out(std::size_t(k) * d);
+    for (int v = 0; v < k * d; ++v) {
+        const int j = v / d;
+        for (int t = 0; t < block; ++t) {
+            float a = 0;
+            int cn = 0;
+            for (std::int64_t g = t; g < groups; g += block) a += psum[std::size_t(v) * groups + g], cn += pcount[std::size_t(j) * groups + g];
+            acc[t] = a;
+            cnt[t] = cn;
+        }
+        for (int h = block / 2; h > 0; h /= 2)
+            for (int t = 0; t < h; ++t) acc[t] += acc[t + h], cnt[t] += cnt[t + h];
+        out[v] = cnt[0] > 0 ? acc[0] / float(cnt[0]) : prev[v];
+    }
+    return out;
+}
+
+TEST(KmeansTolerance, EmulatedFloatUpdatePassesAndAPerturbedOneFails) {
+    const km::Shape s{60000, 3, 4};
+    const km::Blobs b = km::make_blobs(s.n, s.d, s.k, 5);
+    const auto prev = km::first_points(b.points.data(), s);
+    std::vector<std::int32_t> labels(s.n);
+    const km::Step st = km::assign_step(b.points.data(), s, prev.data(), nullptr, labels.data());
+    const std::int64_t chunk = 4096;
+    const int block = 64;
+    const auto got = emulate_update(b.points, s, labels, prev, chunk, block);
+    const int depth = km::summation_depth(chunk, block, (s.n + chunk - 1) / chunk, block);
+    const km::Step own = km::assign_step(b.points.data(), s, prev.data(), labels.data());
+    const km::CentroidCheck ok = km::check_centroids(own, b.points.data(), s, prev.data(), got.data(), depth);
+    EXPECT_TRUE(ok.ok) << "worst " << ok.worst_err << " > " << ok.worst_tol;
+    EXPECT_GT(ok.worst_err, 0.0) << "float and double means agree exactly: the test exercises nothing";
+    // The self-labelled step (with near-tie slack) accepts it too.
+    EXPECT_TRUE(km::check_centroids(st, b.points.data(), s, prev.data(), got.data(), depth).ok);
+
+    // The tolerance is tight enough to see one coordinate moved by a few ulps' worth more.
+    auto bad = got;
+    bad[5] += float(4 * ok.worst_tol + 8 * std::fabs(bad[5]) * 0x1p-24);
+    EXPECT_FALSE(km::check_centroids(own, b.points.data(), s, prev.data(), bad.data(), depth).ok);
+    auto nan = got;
+    std::uint32_t bits = 0xFFFFFFFFu;
+    std::memcpy(&nan[0], &bits, 4);
+    EXPECT_FALSE(km::check_centroids(own, b.points.data(), s, prev.data(), nan.data(), depth).ok);
+}
+
+TEST(KmeansTolerance, EmptyClusterKeepsItsCentroidExactly) {
+    // Centroid 1 is far from every point: it stays where it was, bit for bit.
+    const std::vector<float> x = {0, 1, 2, 3};
+    const km::Shape s{4, 1, 2};
+    const std::vector<float> prev = {1, 1000};
+    const km::Step st = km::assign_step(x.data(), s, prev.data(), nullptr);
+    ASSERT_EQ(st.count[1], 0);
+    const int depth = km::summation_depth(4, 64, 1, 64);
+    std::vector<float> got = {1.5f, 1000.0f};
+    EXPECT_TRUE(km::check_centroids(st, x.data(), s, prev.data(), got.data(), depth).ok);
+    got[1] = std::nextafter(1000.0f, 2000.0f);
+    EXPECT_FALSE(km::check_centroids(st, x.data(), s, prev.data(), got.data(), depth).ok);
+}
+
+// ---- Blob generator -----------------------------------------------------------------------
+
+TEST(KmeansBlobs, DeterministicBoundedAndCentred) {
+    const std::int64_t n = 40000;
+    const int d = 3, blobs = 5;
+    const km::Blobs a = km::make_blobs(n, d, blobs, 11, true);
+    const km::Blobs again = km::make_blobs(n, d, blobs, 11);
+    EXPECT_EQ(a.points, again.points);
+    EXPECT_NE(a.points, km::make_blobs(n, d, blobs, 12).points);
+    ASSERT_EQ(a.points.size(), std::size_t(n) * d);
+    const double reach = 2 * std::sqrt(3.0) * km::kSigma * (1 + 1e-6);
+    std::vector<double> mean(std::size_t(blobs) * d, 0.0);
+    std::vector<std::int64_t> count(blobs, 0);
+    for (std::int64_t i = 0; i < n; ++i) {
+        const int b = a.blob_of[i];
+        ASSERT_GE(b, 0);
+        ASSERT_LT(b, blobs);
+        ++count[b];
+        for (int f = 0; f < d; ++f) {
+            const double v = a.points[std::size_t(f) * n + i], c = a.centres[std::size_t(b) * d + f];
+            ASSERT_LE(std::fabs(v - c), reach);
+            mean[std::size_t(b) * d + f] += v;
+        }
+    }
+    for (int b = 0; b < blobs; ++b) {
+        EXPECT_NEAR(double(count[b]) / n, 1.0 / blobs, 0.02);
+        for (int f = 0; f < d; ++f)  // standard error of a blob mean is sigma/sqrt(8000) ~ 0.045
+            EXPECT_NEAR(mean[std::size_t(b) * d + f] / count[b], a.centres[std::size_t(b) * d + f], 0.3);
+    }
+    for (float c : a.centres) {
+        EXPECT_GE(c, 0.0f);
+        EXPECT_LT(c, float(km::kBox));
+    }
+}
+
+// ---- Program and kernels on PoCL ----------------------------------------------------------
+
+TEST(KmeansProgram, DatasetsAndVariants) {
+    const Program& p = find_program("kmeans");
+    EXPECT_EQ(p.variants(), (std::vector<std::string>{"full", "assign"}));
+    EXPECT_TRUE(p.iterative());
+    std::set<std::string> names;
+    bool big = false;
+    for (const auto& d : p.datasets()) {
+        EXPECT_TRUE(names.insert(d.name).second) << d.name;
+        EXPECT_GT(p.device_bytes(d, "full"), p.device_bytes(d, "assign"));
+        EXPECT_GE(p.device_bytes(d, "assign"), std::uint64_t(d.param("n")) * (d.param("d") + 1) * 4);
+        big = big || d.param("n") >= 10000000;
+    }
+    EXPECT_TRUE(big) << "no dataset of 10M points";
+    Dataset bad{"bad", {{"n", 100}, {"d", 2}, {"k", 17}, {"iters", 1}, {"blobs", 2}}, "", true, ""};
+    EXPECT_THROW(p.device_bytes(bad, "full"), Error);
+    EXPECT_THROW(p.device_bytes(p.datasets()[0], "nosuch"), Error);
+}
+
+class KmeansOnPocl : public testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        backend_ = make_backend("opencl").release();
+        try {
+            if (!backend_->devices().empty()) device_ = backend_->open(0).release();
+        } catch (const Error&) {
+        }
+        if (device_) {
+            const Program& p = find_program("kmeans");
+            CompileOptions co;
+            co.defines = p.defines();
+            module_ = device_->compile(program_source(p, Dialect::OpenCL), co).release();
+        }
+    }
+    static void TearDownTestSuite() {
+        delete module_;
+        delete device_;
+        delete backend_;
+        module_ = nullptr;
+        device_ = nullptr;
+        backend_ = nullptr;
+    }
+    void SetUp() override {
+        if (!device_) {
+            if (std::getenv("CI")) FAIL() << "no OpenCL device in CI";
+            GTEST_SKIP() << "no OpenCL device";
+        }
+    }
+    static Backend* backend_;
+    static Device* device_;
+    static Module* module_;
+};
+Backend* KmeansOnPocl::backend_ = nullptr;
+Device* KmeansOnPocl::device_ = nullptr;
+Module* KmeansOnPocl::module_ = nullptr;
+
+Dataset shape(std::int64_t n, int d, int k, int iters) {
+    return Dataset{"t", {{"n", n}, {"d", d}, {"k", k}, {"iters", iters}, {"blobs", k}}, "", true, ""};
+}
+
+std::map<std::string, NamedArray> run_once(Device& dev, Module& mod, const Dataset& ds, const std::string& variant,
+                                           Validation* v) {
+    auto inst = find_program("kmeans").prepare(dev, mod, ds, RunConfig{variant, LaunchMode::Stream, 3});
+    inst->poison();
+    inst->run();
+    dev.synchronize();
+    *v = inst->validate();
+    std::map<std::string, NamedArray> out;
+    for (auto& a : inst->arrays()) out[a.name] = std::move(a);
+    return out;
+}
+
+TEST_F(KmeansOnPocl, EveryKernelPathValidates) {
+    struct Case {
+        std::int64_t n;
+        int d, k;
+    };
+    // d=2/d=4 with n % 4 == 0 take the _d2/_d4 kernels, the rest the generic ones.
+    for (const Case c : {Case{4096, 2, 5}, Case{4096, 4, 16}, Case{1001, 4, 5}, Case{3000, 34, 5}, Case{2051, 3, 1},
+                         Case{6000, 7, 12}}) {
+        for (const std::string variant : {"full", "assign"}) {
+            SCOPED_TRACE("n=" + std::to_string(c.n) + " d=" + std::to_string(c.d) + " k=" + std::to_string(c.k) + " " +
+                         variant);
+            Validation v;
+            run_once(*device_, *module_, shape(c.n, c.d, c.k, 4), variant, &v);
+            EXPECT_TRUE(v.ok) << v.detail;
+            EXPECT_GT(v.checked, std::size_t(c.n) - 1);
+        }
+    }
+}
+
+TEST_F(KmeansOnPocl, RunsAreBitwiseRepeatableAndFindTheBlobs) {
+    const Dataset ds = shape(8000, 2, 4, 10);
+    Validation v1, v2;
+    auto a = run_once(*device_, *module_, ds, "full", &v1);
+    auto b = run_once(*device_, *module_, ds, "full", &v2);
+    ASSERT_TRUE(v1.ok) << v1.detail;
+    ASSERT_TRUE(v2.ok) << v2.detail;
+    EXPECT_EQ(a["centroids"].data, b["centroids"].data);  // fixed summation order
+    EXPECT_EQ(a["labels"].data, b["labels"].data);
+
+    // An independent double-precision run from the same start lands on the same clustering
+    // (up to the few points a near tie may send the other way).
+    const km::Shape s{8000, 2, 4};
+    std::vector<float> x(s.n * s.d), init(s.k * s.d);
+    std::memcpy(x.data(), a["points"].data.data(), x.size() * 4);
+    std::memcpy(init.data(), a["initial_centroids"].data.data(), init.size() * 4);
+    std::vector<std::int32_t> ref;
+    km::lloyd(x.data(), s, init.data(), 10, &ref);
+    std::vector<std::int32_t> got(s.n);
+    std::memcpy(got.data(), a["labels"].data.data(), got.size() * 4);
+    std::int64_t same = 0;
+    for (std::int64_t i = 0; i < s.n; ++i) same += got[i] == ref[i];
+    EXPECT_GE(same, s.n - 8);
+}
+
+}  // namespace

@@ -1,0 +1,505 @@
+// spmv: the generators' structures, the reference and its tolerance, the launch geometry,
+// Matrix Market datasets, and every small dataset and test file run through both kernels
+// on the opencl backend (PoCL in CI).
+#include <algorithm>
+#include <cctype>
+#include <cfloat>
+#include <cmath>
+#include <cstdlib>
+#include <numeric>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "backend.hpp"
+#include "program.hpp"
+#include "sparse_generators.hpp"
+#include "spmv/launch_config.hpp"
+#include "spmv/problem.hpp"
+#include "spmv/reference.hpp"
+
+using namespace tb;
+
+namespace {
+
+std::string data(const std::string& name) { return std::string(TRIBENCH_TEST_DATA) + "/mtx/" + name; }
+
+const Dataset& dataset(const std::string& name) { return find_dataset(spmv::generated_datasets(), "spmv", name); }
+
+// Sorted, distinct, in-range columns and consistent offsets.
+void expect_well_formed(const CsrMatrix& m) {
+    ASSERT_EQ(m.row_ptr.size(), std::size_t(m.rows) + 1);
+    ASSERT_EQ(m.row_ptr.front(), 0);
+    ASSERT_EQ(std::int64_t(m.row_ptr.back()), m.nnz());
+    ASSERT_EQ(m.col.size(), m.val.size());
+    for (std::int32_t r = 0; r < m.rows; ++r) {
+        ASSERT_LE(m.row_ptr[std::size_t(r)], m.row_ptr[std::size_t(r) + 1]);
+        for (std::int32_t k = m.row_ptr[std::size_t(r)]; k < m.row_ptr[std::size_t(r) + 1]; ++k) {
+            ASSERT_GE(m.col[std::size_t(k)], 0);
+            ASSERT_LT(m.col[std::size_t(k)], m.cols);
+            if (k > m.row_ptr[std::size_t(r)]) {
+                ASSERT_LT(m.col[std::size_t(k) - 1], m.col[std::size_t(k)]) << "row " << r;
+            }
+            ASSERT_NE(m.val[std::size_t(k)], 0.0f);
+        }
+    }
+}
+
+// A == A^T, values included.
+bool symmetric(const CsrMatrix& m) {
+    if (m.rows != m.cols) return false;
+    for (std::int32_t r = 0; r < m.rows; ++r)
+        for (std::int32_t k = m.row_ptr[std::size_t(r)]; k < m.row_ptr[std::size_t(r) + 1]; ++k) {
+            const std::int32_t c = m.col[std::size_t(k)];
+            const auto first = m.col.begin() + m.row_ptr[std::size_t(c)], last = m.col.begin() + m.row_ptr[std::size_t(c) + 1];
+            const auto it = std::lower_bound(first, last, r);
+            if (it == last || *it != r || m.val[std::size_t(it - m.col.begin())] != m.val[std::size_t(k)]) return false;
+        }
+    return true;
+}
+
+std::vector<std::int32_t> row_lengths(const CsrMatrix& m) {
+    std::vector<std::int32_t> v(static_cast<std::size_t>(m.rows));
+    for (std::int32_t r = 0; r < m.rows; ++r) v[std::size_t(r)] = m.row_length(r);
+    return v;
+}
+
+}  // namespace
+
+// ---- Datasets and generators --------------------------------------------------------------
+
+TEST(SpmvDatasets, SixStructuresFromSmallToAtLeast20MNonZeros) {
+    std::set<std::string> names;
+    for (const char* s : {"poisson2d", "poisson3d", "fem", "random", "powerlaw", "longrows"}) {
+        const std::string base = s;
+        const Dataset& small = dataset(base + "-s");
+        EXPECT_TRUE(small.small);
+        EXPECT_GE(small.param("rows"), 1000);
+        EXPECT_LE(small.param("rows"), 10000) << "CI-sized means a few thousand rows";
+        EXPECT_FALSE(dataset(base + "-m").small);
+        const Dataset& large = dataset(base + "-l");
+        EXPECT_FALSE(large.small);
+        EXPECT_GE(large.param("nnz"), 20'000'000) << large.name;
+        EXPECT_LT(large.param("nnz"), 30'000'000) << large.name;
+    }
+    for (const auto& d : spmv::generated_datasets()) {
+        EXPECT_TRUE(names.insert(d.name).second) << "duplicate " << d.name;
+        for (char c : d.name) EXPECT_TRUE(std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '-') << d.name;
+        EXPECT_TRUE(d.file.empty());
+    }
+}
+
+TEST(SpmvDatasets, SmallMatricesMatchTheirDeclaredSizes) {
+    for (const auto& d : spmv::generated_datasets()) {
+        if (!d.small) continue;
+        const CsrMatrix m = spmv::generate_matrix(d, 7);
+        SCOPED_TRACE(d.name);
+        expect_well_formed(m);
+        EXPECT_EQ(m.rows, d.param("rows"));
+        EXPECT_EQ(m.cols, d.param("cols"));
+        EXPECT_EQ(m.nnz(), d.param("nnz"));
+        const std::uint64_t bytes = std::uint64_t(m.nnz()) * 8 + std::uint64_t(m.rows + 1) * 4 + std::uint64_t(m.cols) * 4 +
+                                    std::uint64_t(m.rows) * 4;
+        EXPECT_EQ(spmv::problem_device_bytes(d), bytes);
+    }
+}
+
+TEST(SpmvGenerators, Poisson2dIsTheSymmetricFivePointStencil) {
+    const CsrMatrix m = sparse::poisson2d(20, 3);
+    expect_well_formed(m);
+    EXPECT_EQ(m.rows, 400);
+    EXPECT_EQ(m.nnz(), 5 * 400 - 4 * 20);
+    EXPECT_EQ(m.nnz(), sparse::poisson2d_nnz(20));
+    EXPECT_TRUE(symmetric(m));
+    // Interior point (x=5, y=7): itself and its four neighbours.
+    const std::int32_t i = 7 * 20 + 5;
+    const std::vector<std::int32_t> cols(m.col.begin() + m.row_ptr[std::size_t(i)], m.col.begin() + m.row_ptr[std::size_t(i) + 1]);
+    EXPECT_EQ(cols, (std::vector<std::int32_t>{i - 20, i - 1, i, i + 1, i + 20}));
+    EXPECT_EQ(m.row_length(0), 3);  // a corner
+    EXPECT_EQ(m.row_length(5), 4);  // an edge
+}
+
+TEST(SpmvGenerators, Poisson3dIsTheSymmetricSevenPointStencil) {
+    const CsrMatrix m = sparse::poisson3d(9, 3);
+    expect_well_formed(m);
+    EXPECT_EQ(m.nnz(), 7 * 729 - 6 * 81);
+    EXPECT_EQ(m.nnz(), sparse::poisson3d_nnz(9));
+    EXPECT_TRUE(symmetric(m));
+    const auto len = row_lengths(m);
+    EXPECT_EQ(*std::max_element(len.begin(), len.end()), 7);
+    EXPECT_EQ(*std::min_element(len.begin(), len.end()), 4);  // corners
+}
+
+TEST(SpmvGenerators, FemIsBandedSymmetricWith54PerInteriorRow) {
+    const std::int32_t s = 6, d = 2;
+    const CsrMatrix m = sparse::fem3d(s, d, 5);
+    expect_well_formed(m);
+    EXPECT_EQ(m.rows, s * s * s * d);
+    EXPECT_EQ(m.nnz(), sparse::fem3d_nnz(s, d));
+    EXPECT_TRUE(symmetric(m));
+    const auto len = row_lengths(m);
+    EXPECT_EQ(*std::max_element(len.begin(), len.end()), 54);
+    EXPECT_EQ(*std::min_element(len.begin(), len.end()), 16);  // a corner node: 8 nodes x 2
+    // Band: a node couples only with nodes one plane, row and column away.
+    const std::int32_t band = ((s * s) + s + 1) * d + d - 1;
+    for (std::int32_t r = 0; r < m.rows; ++r)
+        for (std::int32_t k = m.row_ptr[std::size_t(r)]; k < m.row_ptr[std::size_t(r) + 1]; ++k)
+            ASSERT_LE(std::abs(m.col[std::size_t(k)] - r), band);
+}
+
+TEST(SpmvGenerators, RandomRowsHaveExactlyKUniformColumns) {
+    const CsrMatrix m = sparse::random_rows(3000, 5000, 20, 11);
+    expect_well_formed(m);
+    EXPECT_EQ(m.nnz(), 3000 * 20);
+    for (std::int32_t r = 0; r < m.rows; ++r) ASSERT_EQ(m.row_length(r), 20);
+    // Uniform columns: mean near cols/2, each tenth of the range holds ~10%.
+    double mean = 0;
+    std::vector<int> decile(10, 0);
+    for (std::int32_t c : m.col) {
+        mean += c;
+        ++decile[std::size_t(c / 500)];
+    }
+    mean /= double(m.nnz());
+    EXPECT_NEAR(mean, 2500, 50);
+    for (int n : decile) EXPECT_NEAR(n, 6000, 400);
+}
+
+TEST(SpmvGenerators, PowerLawRowLengthsFollowTheRankLaw) {
+    const std::int32_t rows = 4096, dmax = 410, dmin = 3;
+    const CsrMatrix m = sparse::power_law(rows, dmax, dmin, 9);
+    expect_well_formed(m);
+    EXPECT_EQ(m.nnz(), sparse::power_law_nnz(rows, dmax, dmin));
+    auto len = row_lengths(m);
+    // Shuffled: the long rows are not all at the top.
+    EXPECT_FALSE(std::is_sorted(len.rbegin(), len.rend()));
+    std::sort(len.rbegin(), len.rend());
+    EXPECT_EQ(len.front(), dmax);
+    EXPECT_EQ(len.back(), dmin);
+    // Rows with at least L entries: exactly floor((dmax/L)^1.5) for L above dmin, i.e.
+    // a power-law tail P(len >= L) ~ L^-1.5.
+    for (std::int32_t L : {4, 10, 50, 200, 410}) {
+        const auto count = std::count_if(len.begin(), len.end(), [&](std::int32_t l) { return l >= L; });
+        const double d3 = double(dmax) * dmax * dmax, l3 = double(L) * L * L;
+        EXPECT_EQ(count, std::int64_t(std::floor(std::sqrt(std::floor(d3 / l3))))) << "L = " << L;
+    }
+    // Heavy tail: the longest 1% of rows hold over ten times their share of the non-zeros.
+    const std::int64_t top = std::accumulate(len.begin(), len.begin() + rows / 100, std::int64_t(0));
+    EXPECT_GT(double(top), 0.1 * double(m.nnz()));
+    // Independent check of the integer formula against floating point away from ties.
+    EXPECT_EQ(sparse::power_law_row_length(0, dmax, dmin), dmax);
+    EXPECT_EQ(sparse::power_law_row_length(7, 400, 1), 100);  // 400 / 8^(2/3) = 100 exactly
+    EXPECT_EQ(sparse::power_law_row_length(26, 900, 1), 100);  // 900 / 27^(2/3) = 100 exactly
+}
+
+TEST(SpmvGenerators, LongRowsAreAFewAmongShortOnes) {
+    const std::int32_t rows = 5000, count = 4, length = 500;
+    const CsrMatrix m = sparse::long_rows(rows, count, length, 13);
+    expect_well_formed(m);
+    EXPECT_EQ(m.nnz(), sparse::long_rows_nnz(rows, count, length));
+    int long_seen = 0;
+    for (std::int32_t r = 0; r < rows; ++r) {
+        const auto l = m.row_length(r);
+        if (l == length) {
+            ++long_seen;
+            EXPECT_TRUE(sparse::long_rows_is_long(r, rows, count));
+        } else {
+            EXPECT_GE(l, 4);
+            EXPECT_LE(l, 12);
+        }
+    }
+    EXPECT_EQ(long_seen, count);
+}
+
+TEST(SpmvGenerators, DeterministicFromTheSeed) {
+    const Dataset& d = dataset("random-s");
+    const CsrMatrix a = spmv::generate_matrix(d, 1), b = spmv::generate_matrix(d, 1), c = spmv::generate_matrix(d, 2);
+    EXPECT_EQ(a.col, b.col);
+    EXPECT_EQ(a.val, b.val);
+    EXPECT_NE(a.col, c.col);
+    EXPECT_NE(a.val, c.val);
+    // Stencils keep their structure; only the values follow the seed.
+    const CsrMatrix p = sparse::poisson2d(16, 1), q = sparse::poisson2d(16, 2);
+    EXPECT_EQ(p.col, q.col);
+    EXPECT_NE(p.val, q.val);
+    // x too: same seed, same vector; never all zero.
+    const auto x1 = spmv::load_problem(d, 5)->x;
+    spmv::load_problem(dataset("poisson2d-s"), 5);  // evicts the cache
+    const auto x3 = spmv::load_problem(d, 5)->x;
+    EXPECT_EQ(x1, x3);
+    EXPECT_TRUE(std::any_of(x1.begin(), x1.end(), [](float v) { return v != 0.0f; }));
+}
+
+// ---- Reference and tolerance ----------------------------------------------------------------
+
+TEST(SpmvReference, KnownProduct) {
+    // [2 0 -1; 0 0 0; 0.5 3 0] * [1, 2, 4] = [-2, 0, 6.5]
+    CooMatrix coo;
+    coo.rows = coo.cols = 3;
+    coo.row = {0, 0, 2, 2};
+    coo.col = {0, 2, 0, 1};
+    coo.val = {2, -1, 0.5, 3};
+    const CsrMatrix a = csr_from_coo(coo, "test");
+    const std::vector<float> x = {1, 2, 4};
+    EXPECT_EQ(spmv::reference_row(a, x, 0).value, -2.0);
+    EXPECT_EQ(spmv::reference_row(a, x, 0).abs_sum, 6.0);
+    EXPECT_EQ(spmv::reference_row(a, x, 1).value, 0.0);
+    EXPECT_EQ(spmv::reference_row(a, x, 2).value, 6.5);
+    const auto c = spmv::compare(a, x, {-2.0f, 0.0f, 6.5f});
+    EXPECT_EQ(c.bad, 0);
+    EXPECT_EQ(c.nonzero_rows, 2);
+    // The empty row must be exactly zero.
+    EXPECT_EQ(spmv::compare(a, x, {-2.0f, 1e-30f, 6.5f}).bad, 1);
+}
+
+TEST(SpmvReference, BoundIsCTimesLengthTimesEpsilonTimesAbsoluteSum) {
+    EXPECT_DOUBLE_EQ(spmv::row_bound(10, 3.0),
+                     spmv::kToleranceC * 10 * double(FLT_EPSILON) * 3.0 + 10 * double(FLT_MIN));
+    EXPECT_EQ(spmv::row_bound(0, 0.0), 0.0);
+}
+
+namespace {
+
+// y computed in float in three orders a device might use.
+enum class Order { Sequential, Reversed, Pairwise };
+
+float float_row(const CsrMatrix& a, const std::vector<float>& x, std::int32_t r, Order o) {
+    std::vector<float> p;
+    for (std::int32_t k = a.row_ptr[std::size_t(r)]; k < a.row_ptr[std::size_t(r) + 1]; ++k)
+        p.push_back(a.val[std::size_t(k)] * x[std::size_t(a.col[std::size_t(k)])]);
+    if (o == Order::Reversed) std::reverse(p.begin(), p.end());
+    if (o != Order::Pairwise) {
+        float s = 0;
+        for (float v : p) s += v;
+        return s;
+    }
+    while (p.size() > 1) {
+        std::vector<float> q;
+        for (std::size_t i = 0; i < p.size(); i += 2) q.push_back(i + 1 < p.size() ? p[i] + p[i + 1] : p[i]);
+        p.swap(q);
+    }
+    return p.empty() ? 0.0f : p[0];
+}
+
+}  // namespace
+
+TEST(SpmvReference, FloatSumsInAnyOrderPass) {
+    for (const char* name : {"fem-s", "powerlaw-s", "longrows-s"}) {
+        auto p = spmv::load_problem(dataset(name), 3);
+        for (Order o : {Order::Sequential, Order::Reversed, Order::Pairwise}) {
+            std::vector<float> y(std::size_t(p->a.rows));
+            for (std::int32_t r = 0; r < p->a.rows; ++r) y[std::size_t(r)] = float_row(p->a, p->x, r, o);
+            const auto c = spmv::compare(p->a, p->x, y);
+            EXPECT_EQ(c.bad, 0) << name << " order " << int(o) << ": " << spmv::describe(c);
+        }
+    }
+}
+
+TEST(SpmvReference, CatchesWrongResults) {
+    auto p = spmv::load_problem(dataset("poisson2d-s"), 3);
+    const auto& a = p->a;
+    std::vector<float> good(std::size_t(a.rows));
+    for (std::int32_t r = 0; r < a.rows; ++r) good[std::size_t(r)] = float_row(a, p->x, r, Order::Sequential);
+    ASSERT_EQ(spmv::compare(a, p->x, good).bad, 0);
+
+    // A row missing its diagonal term.
+    const std::int32_t row = 1000;
+    std::vector<float> y = good;
+    for (std::int32_t k = a.row_ptr[row]; k < a.row_ptr[row + 1]; ++k)
+        if (a.col[std::size_t(k)] == row) y[row] -= a.val[std::size_t(k)] * p->x[std::size_t(row)];
+    auto c = spmv::compare(a, p->x, y);
+    EXPECT_EQ(c.bad, 1);
+    EXPECT_EQ(c.first_bad, row);
+    EXPECT_NE(spmv::describe(c).find("first at row 1000"), std::string::npos) << spmv::describe(c);
+
+    // Just inside the bound passes, twice the bound fails (a short row's bound is a few ulps
+    // of sum |a_ij x_j|; float rounding of the shifted value adds at most 0.2 of it here).
+    const auto ref = spmv::reference_row(a, p->x, row);
+    const double bound = spmv::row_bound(a.row_length(row), ref.abs_sum);
+    y = good;
+    y[row] = float(ref.value + 0.5 * bound);
+    EXPECT_EQ(spmv::compare(a, p->x, y).bad, 0);
+    y[row] = float(ref.value + 2.0 * bound);
+    EXPECT_EQ(spmv::compare(a, p->x, y).bad, 1);
+    EXPECT_LT(bound, 1e-5 * ref.abs_sum) << "a row of 5 allows only a few ulps";
+
+    // NaN (the poison) and an all-zero output fail.
+    y = good;
+    y[7] = NAN;
+    EXPECT_EQ(spmv::compare(a, p->x, y).bad, 1);
+    EXPECT_EQ(spmv::compare(a, p->x, std::vector<float>(good.size(), 0.0f)).bad, a.rows);
+}
+
+// ---- Launch geometry -------------------------------------------------------------------------
+
+TEST(SpmvLaunch, GroupSizeFollowsTheMeanRowLength) {
+    EXPECT_EQ(spmv::vector_group_size(1.0, 256), 2u);
+    EXPECT_EQ(spmv::vector_group_size(5.0, 256), 2u);   // 2-D Poisson
+    EXPECT_EQ(spmv::vector_group_size(7.0, 256), 2u);   // 3-D Poisson
+    EXPECT_EQ(spmv::vector_group_size(8.8, 256), 4u);   // long rows
+    EXPECT_EQ(spmv::vector_group_size(20.0, 256), 8u);  // uniform random
+    EXPECT_EQ(spmv::vector_group_size(52.0, 256), 16u); // FEM
+    EXPECT_EQ(spmv::vector_group_size(64.0, 256), 32u);
+    EXPECT_EQ(spmv::vector_group_size(5000.0, 256), 32u);
+    EXPECT_EQ(spmv::vector_group_size(5000.0, 16), 16u);  // never more than the block
+    EXPECT_EQ(spmv::block_size(4096), 256u);
+    EXPECT_EQ(spmv::block_size(100), 64u);
+    EXPECT_EQ(spmv::block_size(0), 256u);  // unknown limit
+}
+
+TEST(SpmvLaunch, GridIsCappedPerComputeUnit) {
+    EXPECT_EQ(spmv::launch_groups(100, 132), 100u);
+    EXPECT_EQ(spmv::launch_groups(1'000'000, 132), 132u * spmv::kGroupsPerComputeUnit);
+    EXPECT_EQ(spmv::launch_groups(1'000'000, 0), 1'000'000u);  // unknown: one group per chunk of rows
+    EXPECT_EQ(spmv::launch_groups(0, 4), 1u);
+}
+
+// ---- Matrix Market datasets ------------------------------------------------------------------
+
+TEST(SpmvFiles, DatasetFromFile) {
+    const Program& p = find_program("spmv");
+    EXPECT_TRUE(p.takes_matrix_file());
+    EXPECT_EQ(p.variants(), (std::vector<std::string>{"scalar", "vector"}));
+    EXPECT_TRUE(p.has_vendor_baseline());
+    EXPECT_EQ(p.vendor_library(), "cuSPARSE");
+
+    const Dataset d = p.dataset_from_file(data("CamelCase.mtx"));
+    EXPECT_EQ(d.name, "camelcase");
+    EXPECT_EQ(d.file, data("CamelCase.mtx"));
+    EXPECT_EQ(d.param("rows"), 4);
+    EXPECT_EQ(d.param("nnz"), 12);  // 6 entries, symmetric: at most twice
+    auto prob = spmv::load_problem(d, 1);
+    EXPECT_EQ(prob->a.nnz(), 8);  // 4 diagonal + 2 mirrored pairs
+    EXPECT_GE(p.device_bytes(d, "scalar"), std::uint64_t(prob->a.nnz()) * 8 + 5 * 4 + 4 * 4 + 4 * 4);
+
+    // A hand-made dataset with only the file set is sized from the header.
+    Dataset bare;
+    bare.name = "bare";
+    bare.file = data("general.mtx");
+    EXPECT_EQ(p.device_bytes(bare, "vector"), std::uint64_t(6 * 8 + 5 * 4 + 5 * 4 + 4 * 4));
+
+    EXPECT_THROW(p.dataset_from_file(data("bad_field.mtx")), Error);
+    try {
+        spmv::load_problem(p.dataset_from_file(data("zero_entries.mtx")), 1);
+        FAIL() << "a matrix without non-zeros was accepted";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("no non-zeros"), std::string::npos) << e.what();
+    }
+}
+
+// ---- Both kernels on the opencl backend ------------------------------------------------------
+
+namespace {
+
+struct RunCase {
+    std::string dataset;  // generated name, or a file under tests/data/mtx
+    std::string variant;
+};
+
+void PrintTo(const RunCase& c, std::ostream* os) { *os << c.dataset << "/" << c.variant; }
+
+class SpmvOnOpenCL : public testing::TestWithParam<RunCase> {
+protected:
+    static void SetUpTestSuite() {
+        backend_ = make_backend("opencl").release();
+        try {
+            if (!backend_->devices().empty()) {
+                device_ = backend_->open(0).release();
+                const Program& p = find_program("spmv");
+                CompileOptions co;
+                co.defines = p.defines();
+                module_ = device_->compile(program_source(p, Dialect::OpenCL), co).release();
+            }
+        } catch (const Error& e) {
+            reason_ = e.what();
+        }
+    }
+    static void TearDownTestSuite() {
+        delete module_;
+        delete device_;
+        delete backend_;
+        module_ = nullptr;
+        device_ = nullptr;
+        backend_ = nullptr;
+    }
+    static Backend* backend_;
+    static Device* device_;
+    static Module* module_;
+    static std::string reason_;
+};
+Backend* SpmvOnOpenCL::backend_ = nullptr;
+Device* SpmvOnOpenCL::device_ = nullptr;
+Module* SpmvOnOpenCL::module_ = nullptr;
+std::string SpmvOnOpenCL::reason_;
+
+// Variants innermost, so each dataset is built once (load_problem keeps the last one).
+std::vector<RunCase> run_cases() {
+    std::vector<std::string> sets;
+    for (const auto& d : spmv::generated_datasets())
+        if (d.small) sets.push_back(d.name);
+    // Medium sets need more work-groups than the launch cap on a CPU: the kernels'
+    // row-striding loops (and the vector kernel's barriers in them) run many times.
+    for (const char* m : {"powerlaw-m", "fem-m"}) sets.push_back(m);
+    for (const char* f : {"general.mtx", "symmetric.mtx", "empty_row.mtx", "pattern.mtx"}) sets.push_back(f);
+    std::vector<RunCase> v;
+    for (const auto& s : sets)
+        for (const char* variant : {"scalar", "vector"}) v.push_back({s, variant});
+    return v;
+}
+
+}  // namespace
+
+TEST_P(SpmvOnOpenCL, ValidatesAndDetectsUncomputedRows) {
+    if (!device_ || !module_) {
+        if (std::getenv("CI")) FAIL() << "no OpenCL device in CI: " << reason_;
+        GTEST_SKIP() << "no OpenCL device: " << reason_;
+    }
+    const Program& p = find_program("spmv");
+    const RunCase& rc = GetParam();
+    const bool file = rc.dataset.find(".mtx") != std::string::npos;
+    const Dataset d = file ? p.dataset_from_file(data(rc.dataset)) : dataset(rc.dataset);
+    auto inst = p.prepare(*device_, *module_, d, RunConfig{rc.variant, LaunchMode::Stream, 21});
+    for (int round = 0; round < 2; ++round) {  // repeatable
+        inst->poison();
+        inst->run();
+        device_->synchronize();
+        const Validation v = inst->validate();
+        EXPECT_TRUE(v.ok) << d.name << "/" << rc.variant << ": " << v.detail;
+        EXPECT_EQ(v.checked, std::size_t(d.param("rows")));
+        EXPECT_FALSE(v.sampled);
+    }
+    inst->poison();
+    device_->synchronize();
+    EXPECT_FALSE(inst->validate().ok) << "an uncomputed (poisoned) output passed";
+
+    const WorkModel w = inst->work();
+    const auto prob = spmv::load_problem(d, 21);
+    EXPECT_EQ(w.items, double(prob->a.nnz()));
+    EXPECT_EQ(w.flops, 2.0 * double(prob->a.nnz()));
+    EXPECT_EQ(w.bytes, double(prob->a.nnz()) * 8 + double(prob->a.rows + 1) * 4 + double(prob->a.cols) * 4 +
+                           double(prob->a.rows) * 4);
+    EXPECT_EQ(w.item_name, "non-zeros");
+}
+
+INSTANTIATE_TEST_SUITE_P(All, SpmvOnOpenCL, testing::ValuesIn(run_cases()), [](const testing::TestParamInfo<RunCase>& i) {
+    std::string n = i.param.dataset + "_" + i.param.variant;
+    for (char& c : n)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return n;
+});
+
+TEST(SpmvVendor, RefusedOffCuda) {
+    auto backend = make_backend("opencl");
+    std::unique_ptr<Device> dev;
+    try {
+        if (!backend->devices().empty()) dev = backend->open(0);
+    } catch (const Error&) {
+    }
+    if (!dev) GTEST_SKIP() << "no OpenCL device";
+    const Program& p = find_program("spmv");
+    try {
+        p.prepare_vendor(*dev, dataset("poisson2d-s"), RunConfig{"scalar", LaunchMode::Stream, 1});
+        FAIL() << "cuSPARSE ran on " << dev->info().name;
+    } catch (const Error& e) {
+        EXPECT_EQ(std::string(e.what()).rfind("cuSPARSE not available", 0), 0u) << e.what();
+    }
+}
