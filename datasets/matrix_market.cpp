@@ -141,6 +141,11 @@ void parse_size(std::string_view line, std::int64_t number, const std::string& n
     h.rows = v[0];
     h.cols = v[1];
     h.entries = v[2];
+    // CSR indices are 32-bit; refusing larger counts here also keeps max_nnz() (2 x entries
+    // for symmetric files) far from overflow.
+    if (h.entries > kMaxCsrNnz)
+        fail(name, number, "bad size line: " + std::to_string(h.entries) + " entries is more than the " +
+                               std::to_string(kMaxCsrNnz) + " a CSR matrix with 32-bit indices holds");
     if (h.symmetry == MmSymmetry::Symmetric && h.rows != h.cols)
         fail(name, number, "bad size line: a symmetric matrix must be square, not " + std::to_string(h.rows) + "x" +
                                std::to_string(h.cols));

@@ -21,6 +21,7 @@ std::string num(double v) {
 
 void check_options(const CompareCmdOptions& o) {
     if (!(o.alpha > 0 && o.alpha < 1)) throw Error("--alpha must lie between 0 and 1, got " + num(o.alpha));
+    if (!(o.min_change_pct >= 0)) throw Error("--min-change must be a percentage >= 0, got " + num(o.min_change_pct));
     if (!(o.threshold_pct >= 0)) throw Error("--threshold must be a percentage >= 0, got " + num(o.threshold_pct));
     if (o.markdown && o.json) throw Error("--markdown and --json exclude each other");
     if (o.color != "auto" && o.color != "always" && o.color != "never")
@@ -62,6 +63,7 @@ int cmd_compare(const CompareCmdOptions& o) {
     CompareOptions co;
     co.alpha = o.alpha;
     co.threshold_pct = o.threshold_pct;
+    co.min_change_pct = o.min_change_pct;
     co.force = o.force;
     const Comparison c = compare_results(old_r, new_r, co);
     const RunLabels labels{describe_run(old_r, o.files[0]), describe_run(new_r, o.files[1])};

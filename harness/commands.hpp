@@ -79,6 +79,7 @@ struct CompareCmdOptions {
     std::string baseline = "cuda-native";
     double alpha = 0.05;
     double threshold_pct = 5;
+    double min_change_pct = 1;
     bool force = false;                  // compare results from different devices
     bool markdown = false, json = false;
     std::string color = "auto";          // auto, always, never

@@ -1,6 +1,7 @@
 #include "compare.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -72,7 +73,8 @@ void judge_timings(ComparedBenchmark& c, const BenchmarkResult& o, const Benchma
     c.testable = mann_whitney_min_p(o.samples_ms.size(), n.samples_ms.size()) < opt.alpha;
     // The test says whether the samples differ at all; the medians say in which direction.
     // Equal medians with a significant test (a change in spread) is not a speed change.
-    c.significant = mw.p_value < opt.alpha && c.speedup > 0 && c.new_median_ms != c.old_median_ms;
+    c.significant = mw.p_value < opt.alpha && c.speedup > 0 && c.new_median_ms != c.old_median_ms &&
+                    std::abs(c.change_pct) >= opt.min_change_pct;
     if (!c.significant) c.verdict = Verdict::Unchanged;
     else if (c.new_median_ms < c.old_median_ms) c.verdict = Verdict::Faster;
     else if (c.change_pct > opt.threshold_pct) c.verdict = Verdict::Regression;

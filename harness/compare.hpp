@@ -13,6 +13,10 @@ namespace tb {
 struct CompareOptions {
     double alpha = 0.05;         // significance level of the two-sided Mann-Whitney U test
     double threshold_pct = 5;    // a significant slowdown above this is a regression
+    // Median changes smaller than this are "unchanged" however small the p-value: timing
+    // samples of one run are correlated (clocks, temperature), so the test alone would call
+    // run-to-run drift of a few tenths of a percent significant.
+    double min_change_pct = 1;
     bool force = false;          // compare results from different devices anyway
 };
 

@@ -102,7 +102,8 @@ std::string summary_line(const Comparison& c) {
 std::string rule_line(const Comparison& c) {
     return "regression: significantly different (two-sided Mann-Whitney U, p < " + printf_str("%g", c.options.alpha) +
            ") and more than " + printf_str("%g", c.options.threshold_pct) +
-           "% slower (median), or ok in OLD and failing in NEW";
+           "% slower (median), or ok in OLD and failing in NEW; changes under " +
+           printf_str("%g", c.options.min_change_pct) + "% count as unchanged";
 }
 
 std::size_t untestable(const Comparison& c) {

@@ -99,6 +99,8 @@ int main(int argc, char** argv) {
     cmp->add_option("--baseline", cmp_opt.baseline, "baseline backend of --backends (default: cuda-native)");
     cmp->add_option("--alpha", cmp_opt.alpha, "significance level of the Mann-Whitney U test (default: 0.05)");
     cmp->add_option("--threshold", cmp_opt.threshold_pct, "percent slowdown that is a regression (default: 5)");
+    cmp->add_option("--min-change", cmp_opt.min_change_pct,
+                    "percent change below which a benchmark counts as unchanged (default: 1)");
     cmp->add_flag("--force", cmp_opt.force, "compare results from different devices");
     cmp->add_flag("--markdown", cmp_opt.markdown, "a Markdown table (pull-request comment)");
     cmp->add_flag("--json", cmp_opt.json, "machine-readable output");

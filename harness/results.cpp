@@ -1,5 +1,8 @@
 #include "results.hpp"
 
+#include <limits>
+#include <type_traits>
+
 #include "atomic_file.hpp"
 
 namespace tb {
@@ -48,9 +51,25 @@ json device_json(const DeviceRecord& d) {
             {"is_nvidia", i.is_nvidia}};
 }
 
+// Optional integer field: 0 when absent; a float, a string or a value out of T's range is
+// an error rather than an undefined conversion.
+template <class T>
+T integer_field(const json& j, const char* key, const std::string& where, const std::string& label = "") {
+    if (!j.contains(key)) return T(0);
+    const json& v = j.at(key);
+    const bool fits = v.is_number_unsigned()  ? v.get<std::uint64_t>() <= std::uint64_t(std::numeric_limits<T>::max())
+                      : v.is_number_integer() ? std::is_signed_v<T> && v.get<std::int64_t>() >= std::int64_t(std::numeric_limits<T>::min()) &&
+                                                    v.get<std::int64_t>() <= std::int64_t(std::numeric_limits<T>::max())
+                                              : false;
+    if (!fits)
+        throw Error(where + ": field '" + (label.empty() ? std::string(key) : label) + "' has the wrong type or is out of range");
+    return v.get<T>();
+}
+
 DeviceRecord device_from_json(const json& j) {
     DeviceRecord d;
     d.id = j.at("id").get<std::string>();
+    const std::string w = "device " + d.id;
     DeviceInfo& i = d.info;
     i.backend = j.value("backend", "");
     i.name = j.value("name", "");
@@ -67,15 +86,15 @@ DeviceRecord device_from_json(const json& j) {
     } catch (const std::exception&) {
         throw Error("device " + d.id + ": bad compute_capability '" + cc + "'");
     }
-    i.compute_units = j.value("compute_units", 0);
-    i.global_mem_bytes = j.value("global_mem_bytes", std::uint64_t(0));
-    i.free_mem_bytes = j.value("free_mem_bytes", std::uint64_t(0));
-    i.max_alloc_bytes = j.value("max_alloc_bytes", std::uint64_t(0));
-    i.max_local_mem_bytes = j.value("max_local_mem_bytes", std::size_t(0));
-    i.max_work_group_size = j.value("max_work_group_size", std::size_t(0));
-    i.clock_mhz = j.value("clock_mhz", 0);
-    i.mem_clock_mhz = j.value("mem_clock_mhz", 0);
-    i.mem_bus_width_bits = j.value("mem_bus_width_bits", 0);
+    i.compute_units = integer_field<int>(j, "compute_units", w);
+    i.global_mem_bytes = integer_field<std::uint64_t>(j, "global_mem_bytes", w);
+    i.free_mem_bytes = integer_field<std::uint64_t>(j, "free_mem_bytes", w);
+    i.max_alloc_bytes = integer_field<std::uint64_t>(j, "max_alloc_bytes", w);
+    i.max_local_mem_bytes = integer_field<std::size_t>(j, "max_local_mem_bytes", w);
+    i.max_work_group_size = integer_field<std::size_t>(j, "max_work_group_size", w);
+    i.clock_mhz = integer_field<int>(j, "clock_mhz", w);
+    i.mem_clock_mhz = integer_field<int>(j, "mem_clock_mhz", w);
+    i.mem_bus_width_bits = integer_field<int>(j, "mem_bus_width_bits", w);
     i.is_gpu = j.value("is_gpu", false);
     i.is_nvidia = j.value("is_nvidia", false);
     return d;
@@ -156,7 +175,7 @@ BenchmarkResult benchmark_from_json(const json& j, const std::string& where) {
         const json& v = j["validation"];
         b.validation.ok = v.value("ok", false);
         b.validation.detail = v.value("detail", "");
-        b.validation.checked = v.value("checked", std::size_t(0));
+        b.validation.checked = integer_field<std::size_t>(v, "checked", where, "validation.checked");
         b.validation.sampled = v.value("sampled", false);
     }
     if (j.contains("compile")) {

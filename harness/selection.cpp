@@ -71,8 +71,11 @@ bool is_index(const std::string& s) {
 bool selector_matches(const DeviceInfo& d, std::size_t index, const std::string& selector) {
     if (is_index(selector)) return selector.size() < 10 && std::stoul(selector) == index;
     const std::string s = lower(selector);
+    std::string platform = lower(d.platform);
+    // PoCL calls its platform "Portable Computing Language"; users call it pocl.
+    if (platform.find("portable computing language") != std::string::npos) platform += " (pocl)";
     return lower(d.name).find(s) != std::string::npos || lower(d.vendor).find(s) != std::string::npos ||
-           lower(d.platform).find(s) != std::string::npos;
+           platform.find(s) != std::string::npos;
 }
 
 std::vector<std::size_t> select_devices(const std::vector<DeviceInfo>& devices,

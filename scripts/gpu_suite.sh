@@ -61,7 +61,7 @@ if has sanitize && [[ -x $TB ]] && command -v compute-sanitizer >/dev/null; then
       "$TB" run --small --keep-going --backend cuda-native,cuda-prelude --no-calibrate \
       --min-time 0.001 --min-samples 2 --timeout 0.05 >"$LOGS/sanitize-$tool.log" 2>&1
     rc=$?
-    summary=$(grep -E "ERROR SUMMARY" "$LOGS/sanitize-$tool.log" | tail -1)
+    summary=$(grep -E "(ERROR|RACECHECK) SUMMARY" "$LOGS/sanitize-$tool.log" | tail -2 | tr "\n" " ")
     echo "compute-sanitizer $tool: exit $rc; ${summary:-no summary}" | tee -a "$LOGS/sanitize-summary.txt"
     [[ $rc -ne 0 ]] && status=1
   done

@@ -1,22 +1,25 @@
 #!/usr/bin/env python3
 """Runs one tribench command and checks how it ended (tests/robustness.cmake).
 
-Beyond tests/expect_cli.cmake it can interrupt the command (SIGINT after N seconds, as
-Ctrl-C would), time how long the command takes to stop, set environment variables, and
-check the statuses recorded in the results JSON it wrote.
+Beyond tests/expect_cli.cmake it can interrupt the command as Ctrl-C would (SIGINT once
+its stderr, a terminal so that tribench prints progress, matches a pattern, and/or after
+N seconds), time how long the command takes to stop, set environment variables, and check
+the statuses recorded in the results JSON it wrote.
 
-  cli_check.py [--rc N] [--err REGEX] [--out REGEX] [--one-line] [--no-file PATH]
+  cli_check.py --rc N [--err REGEX] [--out REGEX] [--one-line] [--no-file PATH]
                [--json PATH [--bench NAME=STATUS[:ERROR_REGEX] ...]]
-               [--sigint-after SECONDS --stop-within SECONDS] [--env NAME=VALUE ...]
-               -- COMMAND ARGS...
+               [--sigint-when REGEX] [--sigint-after SECONDS] [--stop-within SECONDS]
+               [--env NAME=VALUE ...] -- COMMAND ARGS...
 """
 import argparse
 import json
 import os
+import pty
 import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 
@@ -49,6 +52,69 @@ def check_results(path, expected, out, err):
             fail(f"{path}: {name} is {status} but reports timing samples", out, err)
 
 
+def run_interrupted(cmd, env, a):
+    """Runs cmd with stderr on a pseudo-terminal; sends SIGINT once stderr matches
+    a.sigint_when (if given) and a.sigint_after more seconds have passed."""
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=slave, env=env)
+    os.close(slave)
+    chunks = {"out": [], "err": []}
+
+    def pump(read, key):
+        while True:
+            try:
+                data = read()
+            except OSError:  # the terminal's other side closed
+                break
+            if not data:
+                break
+            chunks[key].append(data)
+
+    readers = [threading.Thread(target=pump, args=(lambda: proc.stdout.read1(65536), "out"), daemon=True),
+               threading.Thread(target=pump, args=(lambda: os.read(master, 65536), "err"), daemon=True)]
+    for t in readers:
+        t.start()
+
+    def text(key):
+        return b"".join(chunks[key]).decode("utf-8", "replace").replace("\r\n", "\n")
+
+    def finish():
+        proc.wait()
+        for t in readers:
+            t.join(timeout=5)
+        os.close(master)
+        return text("out"), text("err")
+
+    deadline = time.monotonic() + a.timeout
+    if a.sigint_when:
+        while not re.search(a.sigint_when, text("err")):
+            if proc.poll() is not None:
+                out, err = finish()
+                fail(f"the command ended (exit {proc.returncode}) before stderr matched {a.sigint_when!r}", out, err)
+            if time.monotonic() > deadline:
+                proc.kill()
+                out, err = finish()
+                fail(f"stderr did not match {a.sigint_when!r} within {a.timeout}s", out, err)
+            time.sleep(0.02)
+    try:
+        proc.wait(timeout=a.sigint_after or 0)
+        out, err = finish()
+        fail(f"the command ended (exit {proc.returncode}) before it could be interrupted", out, err)
+    except subprocess.TimeoutExpired:
+        pass
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(timeout=a.stop_within)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = finish()
+        fail(f"still running {a.stop_within}s after SIGINT", out, err)
+    stop_s = time.monotonic() - sent
+    out, err = finish()
+    return out, err, stop_s, proc.returncode
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rc", type=int, required=True)
@@ -58,6 +124,7 @@ def main():
     ap.add_argument("--no-file", action="append", default=[])
     ap.add_argument("--json")
     ap.add_argument("--bench", action="append", default=[])
+    ap.add_argument("--sigint-when")
     ap.add_argument("--sigint-after", type=float)
     ap.add_argument("--stop-within", type=float, default=10.0)
     ap.add_argument("--env", action="append", default=[])
@@ -77,33 +144,20 @@ def main():
         k, _, v = kv.partition("=")
         env[k] = v
 
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
-    stop_s = None
-    if a.sigint_after is not None:
-        try:
-            out, err = proc.communicate(timeout=a.sigint_after)
-            fail(f"the command ended (exit {proc.returncode}) before the SIGINT at {a.sigint_after}s", out, err)
-        except subprocess.TimeoutExpired:
-            pass
-        sent = time.monotonic()
-        proc.send_signal(signal.SIGINT)
-        try:
-            out, err = proc.communicate(timeout=a.stop_within)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            out, err = proc.communicate()
-            fail(f"still running {a.stop_within}s after SIGINT", out, err)
-        stop_s = time.monotonic() - sent
-    else:
+    if a.sigint_when is None and a.sigint_after is None:
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
         try:
             out, err = proc.communicate(timeout=a.timeout)
         except subprocess.TimeoutExpired:
             proc.kill()
             out, err = proc.communicate()
             fail(f"timed out after {a.timeout}s", out, err)
+        stop_s, rc = None, proc.returncode
+    else:
+        out, err, stop_s, rc = run_interrupted(cmd, env, a)
 
-    if proc.returncode != a.rc:
-        fail(f"exit code {proc.returncode}, expected {a.rc}", out, err)
+    if rc != a.rc:
+        fail(f"exit code {rc}, expected {a.rc}", out, err)
     if a.err and not re.search(a.err, err):
         fail(f"stderr does not match {a.err!r}", out, err)
     if a.out and not re.search(a.out, out):

@@ -2,6 +2,9 @@
 # -DCMD="program|arg|arg" -DEXPECT_RC=N [-DEXPECT_ERR=regex] [-DEXPECT_OUT=regex]
 # [-DONE_LINE_ERROR=ON] [-DEXPECT_FILE=path] [-DEXPECT_NO_FILE=path]
 string(REPLACE "|" ";" CMD "${CMD}")
+if(DEFINED EXPECT_NO_FILE)
+  file(REMOVE "${EXPECT_NO_FILE}")  # a stale file from an earlier run must not decide the test
+endif()
 execute_process(COMMAND ${CMD} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 900)
 if(NOT rc STREQUAL "${EXPECT_RC}")
   message(FATAL_ERROR "exit code ${rc}, expected ${EXPECT_RC}\nstdout:\n${out}\nstderr:\n${err}")

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -401,6 +402,43 @@ TEST(ClTranslate, PreludeIsSelfContainedAndMatchesTheHostAlignment) {
         prelude, std::regex("^\\s*#\\s*define\\s+(kernel|global|local|constant|private)\\b", std::regex::multiline)));
     // The rewriter's declarations use the pool under exactly that name.
     EXPECT_TRUE(contains(rewrite_local_params("__kernel void k(__local int *p) { }").text, "tb_local_mem + p_tb_off"));
+}
+
+// native_* must reach the hardware approximations in their flush-to-zero form whatever the
+// math flags: CUDA's intrinsics (rsqrtf, __expf, __fdividef, ...) and the non-.ftz PTX keep a
+// denormal fix-up of 3-6 extra instructions under NVRTC's default -ftz=false (REPORT.md in
+// reports/h100: 3 of nbody's 4.6 extra issue slots per interaction). Each native_* body may
+// call only tb_* helpers, and every helper it calls must be one PTX .approx.ftz.f32 opcode.
+TEST(ClTranslate, PreludeNativeFunctionsUseFlushToZeroApproximations) {
+    const std::string prelude = tb::embedded_file("backends/cuda/prelude.cuh");
+    std::map<std::string, std::string> helper_op;  // tb_* helper -> its PTX opcode
+    const std::regex unary("TB_PTX_UNARY\\((tb_\\w+), \"([^\"]+)\"\\)");
+    for (auto it = std::sregex_iterator(prelude.begin(), prelude.end(), unary); it != std::sregex_iterator(); ++it)
+        helper_op[(*it)[1].str()] = (*it)[2].str();
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(prelude, m, std::regex("float (tb_div_ftz)\\(float x, float y\\) \\{[^}]*asm\\(\"([^ \"]+)")));
+    helper_op[m[1].str()] = m[2].str();
+    ASSERT_GE(helper_op.size(), 8u);
+
+    const std::vector<std::string> natives = {"native_sqrt", "native_rsqrt", "native_recip", "native_divide",
+                                              "native_exp",  "native_exp2",  "native_exp10", "native_log",
+                                              "native_log2", "native_log10", "native_sin",   "native_cos",
+                                              "native_tan",  "native_powr"};
+    for (const auto& name : natives) {
+        SCOPED_TRACE(name);
+        ASSERT_TRUE(std::regex_search(prelude, m, std::regex("TB_CL_FN float " + name + "\\([^)]*\\) \\{([^}]*)\\}")));
+        const std::string body = m[1].str();
+        int helpers = 0;
+        const std::regex call("\\b(\\w+)\\(");
+        for (auto it = std::sregex_iterator(body.begin(), body.end(), call); it != std::sregex_iterator(); ++it) {
+            const std::string callee = (*it)[1].str();
+            auto h = helper_op.find(callee);
+            ASSERT_NE(h, helper_op.end()) << name << " calls " << callee << ", not a PTX helper";
+            EXPECT_TRUE(contains(h->second, ".approx.ftz.f32")) << callee << " is " << h->second;
+            ++helpers;
+        }
+        EXPECT_GE(helpers, 1);
+    }
 }
 
 TEST(ClTranslate, PreludeFeaturesFileTranslates) {

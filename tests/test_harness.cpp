@@ -151,7 +151,8 @@ TEST(Selection, DevicesDefaultToGpusAndMatchByNameOrIndex) {
     gpu.is_gpu = true;
     EXPECT_EQ(select_devices({cpu, gpu}, {}), (std::vector<std::size_t>{1}));
     EXPECT_EQ(select_devices({cpu}, {}), (std::vector<std::size_t>{0}));
-    EXPECT_EQ(select_devices({cpu, gpu}, {"pocl"}), std::vector<std::size_t>{});
+    EXPECT_EQ(select_devices({cpu, gpu}, {"pocl"}), (std::vector<std::size_t>{0}));
+    EXPECT_EQ(select_devices({cpu, gpu}, {"rocm"}), std::vector<std::size_t>{});
     EXPECT_EQ(select_devices({cpu, gpu}, {"portable"}), (std::vector<std::size_t>{0}));
     EXPECT_EQ(select_devices({cpu, gpu}, {"h100"}), (std::vector<std::size_t>{1}));
     EXPECT_EQ(select_devices({cpu, gpu}, {"0", "1"}), (std::vector<std::size_t>{0, 1}));

@@ -479,6 +479,20 @@ CudaModule::~CudaModule() {
     dev_->count_module(-1);
 }
 
+// Number of parameters of kernel `name` in PTX text: the `.param` declarations between
+// `.entry name(` and the closing parenthesis; -1 if the entry is not found.
+int ptx_param_count(const std::string& ptx, const std::string& name) {
+    const std::string key = ".entry " + name + "(";
+    std::size_t pos = ptx.find(key);
+    if (pos == std::string::npos) return -1;
+    pos += key.size();
+    const std::size_t end = ptx.find(')', pos);
+    if (end == std::string::npos) return -1;
+    int n = 0;
+    for (std::size_t p = ptx.find(".param", pos); p != std::string::npos && p < end; p = ptx.find(".param", p + 6)) ++n;
+    return n;
+}
+
 Kernel CudaModule::kernel(const std::string& name) {
     dev_->bind();
     CUfunction fn = nullptr;
@@ -502,16 +516,16 @@ Kernel CudaModule::kernel(const std::string& name) {
     TB_CU(cuFuncGetAttribute, &meta.static_shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn);
     TB_CU(cuFuncGetAttribute, &meta.max_dynamic_shared, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, fn);
     // Parameter sizes let a launch catch a host/kernel mismatch before the GPU reads garbage.
-    if (auto get_param = driver().cuFuncGetParamInfo) {
-        for (std::size_t i = 0;; ++i) {
+    // The count comes from the PTX's `.entry` signature: probing past the last parameter
+    // would work too, but each probe is an API error that compute-sanitizer reports.
+    const int count = ptx_param_count(ptx, name);
+    if (auto get_param = driver().cuFuncGetParamInfo; get_param && count >= 0) {
+        meta.has_param_sizes = true;
+        for (std::size_t i = 0; i < std::size_t(count); ++i) {
             std::size_t offset = 0, size = 0;
-            CUresult pr = get_param(fn, i, &offset, &size);
-            if (pr == CUDA_ERROR_INVALID_VALUE) {  // past the last parameter
-                meta.has_param_sizes = true;
-                break;
-            }
-            if (pr != CUDA_SUCCESS) {  // not known for this function: launch without the check
+            if (get_param(fn, i, &offset, &size) != CUDA_SUCCESS) {  // unknown: launch unchecked
                 meta.param_sizes.clear();
+                meta.has_param_sizes = false;
                 break;
             }
             meta.param_sizes.push_back(size);

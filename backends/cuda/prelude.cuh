@@ -289,23 +289,46 @@ TB_CL_FN uint clz(uint x) { return (uint)__clz((int)x); }
 TB_CL_FN int popcount(int x) { return __popc((uint)x); }
 TB_CL_FN uint popcount(uint x) { return (uint)__popc(x); }
 
-// native_*: implementation-defined accuracy, so the hardware's fast approximations,
-// independent of the math flags. sqrt and recip use the PTX approximations directly
-// (CUDA has no intrinsic for them that ignores --prec-sqrt/--prec-div).
-TB_CL_FN float native_sqrt(float x) { float r; asm("sqrt.approx.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
-TB_CL_FN float native_recip(float x) { float r; asm("rcp.approx.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
-TB_CL_FN float native_exp2(float x) { float r; asm("ex2.approx.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
-TB_CL_FN float native_rsqrt(float x) { return rsqrtf(x); }
-TB_CL_FN float native_divide(float x, float y) { return __fdividef(x, y); }
-TB_CL_FN float native_exp(float x) { return __expf(x); }
-TB_CL_FN float native_exp10(float x) { return __exp10f(x); }
-TB_CL_FN float native_log(float x) { return __logf(x); }
-TB_CL_FN float native_log2(float x) { return __log2f(x); }
-TB_CL_FN float native_log10(float x) { return __log10f(x); }
-TB_CL_FN float native_sin(float x) { return __sinf(x); }
-TB_CL_FN float native_cos(float x) { return __cosf(x); }
-TB_CL_FN float native_tan(float x) { return __tanf(x); }
-TB_CL_FN float native_powr(float x, float y) { return __powf(x, y); }
+// native_*: implementation-defined accuracy and input range (OpenCL 1.2, 6.12.2), so the
+// hardware's approximations in their flush-to-zero (.ftz) forms, in every math mode. Why
+// .ftz: without it (NVRTC's default -ftz=false) ptxas wraps each MUFU in a denormal fix-up,
+// e.g. rsqrt.approx.f32 is FSETP + FMUL + MUFU.RSQ + FMUL (4 issue slots) where
+// rsqrt.approx.ftz.f32 is one MUFU.RSQ; rcp.approx.f32 costs 7 slots, not 1 (on rsqrt, the
+// fix-up is 3 of the 18 slots per interaction of nbody's kernels.cl: reports/h100/REPORT.md;
+// native_rsqrt is how a kernel opts out of it). CUDA's own fast intrinsics (__expf,
+// __fdividef, rsqrtf, ...) keep the fix-up unless --use_fast_math, so the prelude writes the
+// PTX itself. Denormal inputs and results become 0: native_rsqrt(denormal) is +inf,
+// native_exp(-100) is 0.
+#define TB_PTX_UNARY(NAME, OP)                                                                  \
+    TB_CL_FN float NAME(float x) { float r; asm(OP " %0, %1;" : "=f"(r) : "f"(x)); return r; }
+TB_PTX_UNARY(tb_sqrt_ftz, "sqrt.approx.ftz.f32")
+TB_PTX_UNARY(tb_rsqrt_ftz, "rsqrt.approx.ftz.f32")
+TB_PTX_UNARY(tb_rcp_ftz, "rcp.approx.ftz.f32")
+TB_PTX_UNARY(tb_ex2_ftz, "ex2.approx.ftz.f32")
+TB_PTX_UNARY(tb_lg2_ftz, "lg2.approx.ftz.f32")
+TB_PTX_UNARY(tb_sin_ftz, "sin.approx.ftz.f32")
+TB_PTX_UNARY(tb_cos_ftz, "cos.approx.ftz.f32")
+#undef TB_PTX_UNARY
+TB_CL_FN float tb_div_ftz(float x, float y) {
+    float r;
+    asm("div.approx.ftz.f32 %0, %1, %2;" : "=f"(r) : "f"(x), "f"(y));
+    return r;
+}
+TB_CL_FN float native_sqrt(float x) { return tb_sqrt_ftz(x); }
+TB_CL_FN float native_rsqrt(float x) { return tb_rsqrt_ftz(x); }
+TB_CL_FN float native_recip(float x) { return tb_rcp_ftz(x); }
+TB_CL_FN float native_divide(float x, float y) { return tb_div_ftz(x, y); }
+TB_CL_FN float native_exp2(float x) { return tb_ex2_ftz(x); }
+// exp, exp10, log, log10 and powr through exp2/log2, as CUDA's __expf, __logf, __powf do.
+TB_CL_FN float native_exp(float x) { return tb_ex2_ftz(x * M_LOG2E_F); }
+TB_CL_FN float native_exp10(float x) { return tb_ex2_ftz(x * 3.3219280948873623f); }  // log2(10)
+TB_CL_FN float native_log2(float x) { return tb_lg2_ftz(x); }
+TB_CL_FN float native_log(float x) { return tb_lg2_ftz(x) * M_LN2_F; }
+TB_CL_FN float native_log10(float x) { return tb_lg2_ftz(x) * 0.30102999566398120f; }  // log10(2)
+TB_CL_FN float native_powr(float x, float y) { return tb_ex2_ftz(y * tb_lg2_ftz(x)); }
+TB_CL_FN float native_sin(float x) { return tb_sin_ftz(x); }
+TB_CL_FN float native_cos(float x) { return tb_cos_ftz(x); }
+TB_CL_FN float native_tan(float x) { return tb_div_ftz(tb_sin_ftz(x), tb_cos_ftz(x)); }
 
 // half_*: OpenCL allows ~11-bit accuracy over a limited range; the full-precision functions
 // meet that everywhere (the fast intrinsics would not, e.g. __sinf for large |x|).

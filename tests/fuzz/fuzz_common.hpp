@@ -4,6 +4,10 @@
 // the input. Sanitizer reports (ASan, UBSan) abort on their own.
 #pragma once
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -22,6 +26,29 @@ namespace tb::fuzz {
 inline void check(bool ok, const std::string& what) {
     if (!ok) finding("invariant broken: " + what);
 }
+
+// An in-memory file (memfd) for readers that take a path: rewritten for each input,
+// nothing left on disk whichever way the fuzzer ends. Its path is /proc/self/fd/N.
+class ScratchFile {
+public:
+    ScratchFile() : fd_(memfd_create("tribench-fuzz", MFD_CLOEXEC)) {
+        if (fd_ < 0) finding("memfd_create failed");
+        path_ = "/proc/self/fd/" + std::to_string(fd_);
+    }
+    const std::string& path() const { return path_; }
+    void write(const std::uint8_t* data, std::size_t size) {
+        if (ftruncate(fd_, 0) != 0) finding("ftruncate of the scratch file failed");
+        for (std::size_t done = 0; done < size;) {
+            const ssize_t w = pwrite(fd_, data + done, size - done, off_t(done));
+            if (w <= 0) finding("write to the scratch file failed");
+            done += std::size_t(w);
+        }
+    }
+
+private:
+    int fd_;
+    std::string path_;
+};
 
 // Runs f; returns true if it completed, false if it threw tb::Error (the documented way to
 // reject input). Any other exception is a finding.

@@ -3,12 +3,9 @@
 // indices are in range and whose values are finite single-precision numbers. Also checked:
 // the header-only reader (used to size a dataset before loading it, from a file) agrees
 // with the full in-memory parse, message for message.
-#include <unistd.h>
-
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
 #include <limits>
 #include <string>
 
@@ -20,17 +17,10 @@ namespace {
 
 using tb::fuzz::check;
 
-// One scratch file per fuzzing process, rewritten for each input.
-const std::string& scratch_path() {
-    static const std::string path = "/tmp/tribench-fuzz-mm-" + std::to_string(getpid()) + ".mtx";
-    return path;
-}
-
-void write_scratch(const std::uint8_t* data, std::size_t size) {
-    std::FILE* f = std::fopen(scratch_path().c_str(), "wb");
-    if (!f) tb::fuzz::finding("cannot write " + scratch_path());
-    if (size && std::fwrite(data, 1, size, f) != size) tb::fuzz::finding("short write to " + scratch_path());
-    std::fclose(f);
+// The file both readers read, rewritten for each input.
+tb::fuzz::ScratchFile& scratch() {
+    static tb::fuzz::ScratchFile file;
+    return file;
 }
 
 // Rows of the CSR conversion are allocated up front (by design: a matrix of N rows needs
@@ -71,7 +61,7 @@ void check_csr(const tb::CsrMatrix& m, const tb::CooMatrix& coo) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
-    const std::string& name = scratch_path();  // both readers name the same file
+    const std::string& name = scratch().path();  // both readers name the same file
 
     tb::MatrixMarketHeader h;
     tb::CooMatrix coo;
@@ -86,7 +76,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         tb::fuzz::finding(std::string("parse_matrix_market_coo threw a non-tb::Error exception: ") + e.what());
     }
 
-    write_scratch(data, size);
+    scratch().write(data, size);
     tb::MatrixMarketHeader fh;
     std::string header_error;
     try {

@@ -25,7 +25,7 @@ for t in "${targets[@]}"; do
   mkdir -p "$build/corpus/$t"
   args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
         -artifact_prefix="$build/artifacts/$t-")
-  [[ -n "${dict[$t]:-}" ]] && args+=(-dict="tests/fuzz/${dict[$t]}")
+  if [[ -n "${dict[$t]:-}" ]]; then args+=(-dict="tests/fuzz/${dict[$t]}"); fi
   log=$build/logs/$t.log
   if "$build/fuzz/fuzz_$t" "${args[@]}" "$build/corpus/$t" "tests/fuzz/corpus/$t" >"$log" 2>&1; then
     status=ok
@@ -34,8 +34,8 @@ for t in "${targets[@]}"; do
     failed+=("$t")
   fi
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n1)
-  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n1)
-  printf 'fuzz_%-15s %-6s %10s executions in %ss, %s\n' "$t" "$status" "${execs:-?}" "$seconds" "${cov:-cov: ?}"
+  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n1 || true)
+  printf 'fuzz_%-15s %-6s %10s executions, %s (limit %ss)\n' "$t" "$status" "${execs:-?}" "${cov:-cov: ?}" "$seconds"
   if [[ $status != ok ]]; then
     grep -E -m5 'FUZZ FINDING|ERROR: |runtime error|SUMMARY|Test unit written' "$log" | sed 's/^/    /' || true
   fi

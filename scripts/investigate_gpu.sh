@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# The confirming experiments of reports/h100/REPORT.md ("Why is one backend slower?") in one
+# GPU call. Each experiment is a `tribench run` on the largest relevant dataset(s) with one
+# kernel file swapped in through TRIBENCH_KERNEL_DIR (reports/h100/experiments/<name>/, a copy
+# of the program's kernels.cl or kernels.cu with ONE change, described at its top), next to
+# baselines run in the same session. Then PTX of all three backends (NVIDIA's OpenCL compiler
+# only runs here) and a table: experiment, benchmark, median ms, speedup vs its baseline.
+# Usage: scripts/investigate_gpu.sh OUTDIR      (about 3-5 minutes on an H100)
+# Writes OUTDIR/<experiment>.json and .log, OUTDIR/ptx-<math>/, OUTDIR/ptxdiff-*.txt,
+# OUTDIR/summary.txt (also printed).
+set -uo pipefail
+OUT=${1:?usage: scripts/investigate_gpu.sh OUTDIR}
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+BUILD=build-gpu
+EXP=$ROOT/reports/h100/experiments
+status=0
+
+# Build only the tool (a configured build-gpu, e.g. from gpu_suite.sh, is reused as it is).
+if [[ ! -f $BUILD/CMakeCache.txt ]]; then
+  PREFIX=()
+  [[ -d .deps/usr ]] && PREFIX=(-DCMAKE_PREFIX_PATH="$ROOT/.deps/usr")
+  cmake -S . -B $BUILD -G Ninja -DCMAKE_BUILD_TYPE=Release "${PREFIX[@]}" >"$OUT/build.log" 2>&1 || {
+    tail -20 "$OUT/build.log"; echo "configure FAILED"; exit 1; }
+fi
+cmake --build $BUILD --target tribench >>"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; echo "build FAILED"; exit 1; }
+TB=$ROOT/$BUILD/tribench
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader >"$OUT/gpu.txt" 2>&1
+echo "GPU: $(cat "$OUT/gpu.txt")"
+
+# Short, bounded timing: the effects measured here are 5-60%, far above the noise.
+TIMING=(--min-time 0.1 --timeout 1 --max-samples 200 --no-calibrate --keep-going)
+
+# run NAME KERNEL_VARIANT|- tribench-run-args...: one experiment, its JSON and log in OUT.
+run() {
+  local name=$1 variant=$2
+  shift 2
+  local env=()
+  if [[ $variant != - ]]; then
+    [[ -d $EXP/$variant ]] || { echo "$name: no experiment folder $EXP/$variant"; status=1; return; }
+    env=(TRIBENCH_KERNEL_DIR="$EXP/$variant")
+  fi
+  local t0=$SECONDS
+  if ! env "${env[@]}" "$TB" run "$@" "${TIMING[@]}" --out "$OUT/$name.json" >"$OUT/$name.log" 2>&1; then
+    echo "$name: tribench exited non-zero (see $name.log)"; tail -3 "$OUT/$name.log"; status=1
+  fi
+  echo "  $name: $((SECONDS - t0)) s"
+}
+
+echo "== nbody (n100k: same ratios as n1m at 1/100 of the time)"
+NB=(--program nbody --dataset n100k --variant default --launch stream)
+run baseline-nbody-default - "${NB[@]}" --backend cuda-native,cuda-prelude,opencl --math default
+run baseline-nbody-fast - "${NB[@]}" --backend cuda-native,cuda-prelude,opencl --math fast
+run baseline-nbody-precise - "${NB[@]}" --backend cuda-native,cuda-prelude,opencl --math precise
+run nbody-cl-native-rsqrt nbody-cl-native-rsqrt "${NB[@]}" --backend cuda-prelude,opencl --math default
+for m in default fast; do
+  run nbody-cl-r2-fma-$m nbody-cl-r2-fma "${NB[@]}" --backend cuda-prelude,opencl --math $m
+  run nbody-cl-unroll-$m nbody-cl-unroll "${NB[@]}" --backend cuda-prelude,opencl --math $m
+  run nbody-cl-all-$m nbody-cl-all "${NB[@]}" --backend cuda-prelude,opencl --math $m
+  run nbody-cu-rsqrtf-$m nbody-cu-rsqrtf "${NB[@]}" --backend cuda-native --math $m
+done
+# The Futhark-thesis mechanism: 1/sqrt in each toolchain's default, precise and fast semantics.
+for m in default precise fast; do
+  run nbody-cl-div-sqrt-$m nbody-cl-div-sqrt "${NB[@]}" --backend cuda-prelude,opencl --math $m
+done
+
+echo "== mandelbrot"
+MB=(--program mandelbrot --dataset 8000x8000)
+run baseline-mandelbrot - "${MB[@]}" --backend cuda-native,cuda-prelude,opencl
+run mandelbrot-cu-nounroll mandelbrot-cu-nounroll "${MB[@]}" --backend cuda-native
+
+echo "== kmeans"
+KM=(--program kmeans --dataset 10m-d4-k5 --launch stream)
+run baseline-kmeans - "${KM[@]}" --variant assign,full --backend cuda-native,cuda-prelude,opencl
+run kmeans-cl-unroll-f kmeans-cl-unroll-f "${KM[@]}" --variant assign --backend cuda-prelude,opencl
+run kmeans-cl-kmax8 kmeans-cl-kmax8 "${KM[@]}" --variant assign,full --backend cuda-prelude,opencl
+run kmeans-cl-partial-1pass kmeans-cl-partial-1pass "${KM[@]}" --variant full --backend cuda-prelude,opencl
+run kmeans-cl-1pass-kmax8 kmeans-cl-1pass-kmax8 "${KM[@]}" --variant assign,full --backend cuda-prelude,opencl
+
+echo "== spmv"
+SP=(--program spmv --dataset fem-l,random-l)
+run baseline-spmv - "${SP[@]}" --variant scalar,vector --backend cuda-native,cuda-prelude,opencl
+run spmv-cu-batch4 spmv-cu-batch4 "${SP[@]}" --variant scalar --backend cuda-native
+run spmv-cu-regcap spmv-cu-regcap "${SP[@]}" --variant scalar --backend cuda-native
+
+echo "== stencil (launch cost: slope between 16 and 256 iterations)"
+run baseline-stencil - --program stencil --dataset 128x128x64-i16,128x128x64-i256 --variant fused,unfused \
+    --launch all --backend cuda-native,cuda-prelude,opencl
+
+echo "== fft (re-measure after the group-size fix)"
+run fft-remeasure - --program fft --dataset 1d-256x4096,1d-4kx1024,1d-1mx16,1d-16m,2d-1024x1024,2d-4096x4096 \
+    --variant forward --backend cuda-native,cuda-prelude,opencl
+run fft-cl-bounds fft-cl-bounds --program fft --dataset 1d-256x4096,1d-16m --variant forward --backend cuda-prelude
+
+echo "== PTX of all three backends (opencl only compiles here)"
+for m in default fast; do
+  "$TB" ptx --math $m --out "$OUT/ptx-$m" >"$OUT/ptx-$m.log" 2>&1 || { echo "ptx --math $m failed"; status=1; }
+  for p in mandelbrot nbody kmeans stencil fft spmv; do
+    "$TB" ptxdiff --program $p "$OUT/ptx-$m:cuda-prelude" "$OUT/ptx-$m:opencl" --top 12 \
+        >"$OUT/ptxdiff-$p-prelude-opencl-$m.txt" 2>&1 || true
+  done
+done
+for v in nbody-cl-native-rsqrt nbody-cl-all nbody-cl-div-sqrt kmeans-cl-unroll-f; do
+  p=${v%%-*}
+  for m in default precise fast; do
+    TRIBENCH_KERNEL_DIR="$EXP/$v" "$TB" ptx --program $p --backend cuda-prelude,opencl --math $m \
+        --out "$OUT/ptx-$v-$m" >/dev/null 2>&1 || true
+    "$TB" ptxdiff --program $p "$OUT/ptx-$v-$m:cuda-prelude" "$OUT/ptx-$v-$m:opencl" --top 12 \
+        >"$OUT/ptxdiff-$v-prelude-opencl-$m.txt" 2>&1 || true
+  done
+done
+
+echo "== summary"
+python3 - "$OUT" <<'PY' | tee "$OUT/summary.txt" || status=1
+# Table of every experiment's benchmarks against the baselines of this session.
+import glob, json, os, sys
+out = sys.argv[1]
+runs = []
+for path in sorted(glob.glob(os.path.join(out, "*.json")), key=os.path.getmtime):
+    try:
+        doc = json.load(open(path))
+    except (OSError, ValueError) as e:
+        print(f"{os.path.basename(path)}: unreadable ({e})"); continue
+    if doc.get("schema") != "tribench-results": continue
+    runs.append((os.path.basename(path)[:-5], doc.get("benchmarks", [])))
+def med(b): return b["summary"]["median_ms"] if b.get("status") == "ok" and b.get("summary") else None
+def key(b, backend=None): return (b["program"], b["dataset"], b.get("variant", ""), backend or b["backend"], b.get("launch", ""), b.get("math", ""))
+base = {}
+for name, bs in runs:
+    if name.startswith("baseline-") or name == "fft-remeasure":
+        for b in bs:
+            if med(b) is not None: base[key(b)] = med(b)
+def native(b):
+    for launch in (b.get("launch", ""), "stream"):
+        k = key(b, "cuda-native")
+        k = k[:4] + (launch,) + k[5:]
+        if k in base: return base[k]
+    return None
+print(f"{'experiment':26s} {'benchmark':50s} {'math':8s} {'median ms':>10s} {'vs base':>8s} {'vs native':>9s}")
+for name, bs in runs:
+    for b in bs:
+        m = med(b)
+        if m is None:
+            print(f"{name:26s} {b.get('name', '?'):50s} {b.get('math', ''):8s} {b.get('status', '?'):>10s} {b.get('error', '')[:60]}"); continue
+        is_base = name.startswith("baseline-") or name == "fft-remeasure"
+        vb = "" if is_base or key(b) not in base else f"{base[key(b)] / m:.2f}x"
+        n = native(b)
+        vn = "" if n is None else f"{n / m:.2f}x"
+        print(f"{name:26s} {b['name']:50s} {b.get('math', ''):8s} {m:10.4f} {vb:>8s} {vn:>9s}")
+print("vs base: same benchmark with the embedded kernels in this session / this (>1: faster);")
+print("vs native: cuda-native of the same dataset, variant, launch and math / this")
+
+# Stencil: device time per launch from the slope between 16 and 256 iterations.
+print("\nstencil 128x128x64, time per launch from (t(i256) - t(i16)) / (240 x launches per iteration):")
+st = dict(runs).get("baseline-stencil", [])
+t = {}
+for b in st:
+    if med(b) is not None: t[(b["variant"], b["backend"], b["launch"], b["dataset"])] = med(b)
+for (variant, backend, launch, ds), v16 in sorted(t.items()):
+    if not ds.endswith("-i16"): continue
+    v256 = t.get((variant, backend, launch, ds[:-4] + "-i256"))
+    if v256 is None: continue
+    per = 4 if variant == "unfused" else 1
+    print(f"  {variant:8s} {backend:13s} {launch:6s} {(v256 - v16) * 1000 / (240 * per):7.2f} us per launch")
+
+# kmeans: the update (partial + finalize) per iteration = (full - 10 x assign) / 10.
+print("\nkmeans 10m-d4-k5, update per iteration = (full - 10 x assign) / 10 (assign of the same run, else baseline):")
+ka = {}
+for name, bs in runs:
+    for b in bs:
+        if b.get("program") == "kmeans" and b.get("variant") == "assign" and med(b) is not None:
+            ka[(name, b["backend"])] = med(b)
+for name, bs in runs:
+    for b in bs:
+        if b.get("program") != "kmeans" or b.get("variant") != "full" or med(b) is None: continue
+        a = ka.get((name, b["backend"]), ka.get(("baseline-kmeans", b["backend"])))
+        if a is None: continue
+        print(f"  {name:26s} {b['backend']:13s} full {med(b):.4f} ms, assign {a:.4f} ms, update {(med(b) - 10 * a) * 100:.1f} us")
+PY
+exit $status
