@@ -157,3 +157,11 @@ tb_cli_test(ptxdiff_bad_math 2 ONE_LINE ERR "unknown math mode 'sloppy'"
 tb_cli_test(ptxdiff_missing_dump 2 ONE_LINE ERR "no .*/mandelbrot/cuda-native.ptx \\(write it with"
             ARGS ptxdiff --program mandelbrot ${E2E_DIR}:cuda-native cuda-prelude)
 tb_cli_test(ptxdiff_one_operand 2 ONE_LINE ERR "tribench: error: " ARGS ptxdiff --program mandelbrot cuda-native)
+
+# Google Benchmark's --benchmark_out JSON is well formed and matches tribench's results.
+find_package(Python3 COMPONENTS Interpreter QUIET)
+if(Python3_FOUND)
+  add_test(NAME e2e.gb_json COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/gb_json_check.py
+           $<TARGET_FILE:tribench> ${E2E_DIR}/gb_json)
+  set_tests_properties(e2e.gb_json PROPERTIES TIMEOUT 600)
+endif()
