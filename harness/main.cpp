@@ -35,7 +35,8 @@ int main(int argc, char** argv) {
     benchmark::Initialize(&gb_argc, gb_argv.data());
     if (benchmark::ReportUnrecognizedArguments(gb_argc, gb_argv.data())) return 2;
 
-    CLI::App app{"tribench: the same GPU programs through cuda-native, cuda-prelude and opencl, validated and compared"};
+    CLI::App app{"tribench: the same GPU programs through cuda-native, cuda-prelude and opencl, validated and compared",
+                 "tribench"};
     app.require_subcommand(1);
 
     tb::ListOptions list_opt;

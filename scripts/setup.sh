@@ -6,9 +6,9 @@ cd "$(dirname "$0")/.."
 
 DEB_PACKAGES=(
   cmake ninja-build g++ pkg-config
-  ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers pocl-opencl-icd clinfo
+  ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
   libbenchmark-dev nlohmann-json3-dev libgtest-dev googletest
-  libcli11-dev libfmt-dev libfftw3-dev
+  libcli11-dev libfftw3-dev
   python3-matplotlib python3-numpy
   clang libclang-rt-dev  # libFuzzer + sanitizer runtimes for tests/fuzz (scripts/test.sh)
 )
