@@ -125,7 +125,12 @@ def speedup_bars(p, device, program, rows):
         return
     labels = unique(b["label"] for b in rows)
     value = {(b["label"], b["backend"]): b["speedup"] for b in rows if b.get("speedup")}
-    fig, ax = p.plt.subplots(figsize=(max(6.0, 0.9 * len(labels) * len(others) + 2), 4.5))
+    # Many groups: horizontal bars, so the figure grows downwards and stays readable.
+    horizontal = len(labels) * len(others) > 24
+    if horizontal:
+        fig, ax = p.plt.subplots(figsize=(9.0, max(4.5, 0.28 * len(labels) * len(others) + 1.5)))
+    else:
+        fig, ax = p.plt.subplots(figsize=(max(6.0, 0.9 * len(labels) * len(others) + 2), 4.5))
     width = 0.8 / len(others)
     all_values = [1.0]
     for i, backend in enumerate(others):
@@ -134,24 +139,39 @@ def speedup_bars(p, device, program, rows):
         if not xs:
             continue
         all_values += ys
-        bars = ax.bar(xs, ys, width, label=backend, color=color_of(backend))
+        if horizontal:
+            bars = ax.barh(xs, ys, width, label=backend, color=color_of(backend))
+        else:
+            bars = ax.bar(xs, ys, width, label=backend, color=color_of(backend))
         ax.bar_label(bars, fmt="%.2f", fontsize=7, padding=2)
-    ax.axhline(1.0, color="black", linewidth=0.8, linestyle="--", label=baseline + " (baseline)")
+    line = ax.axvline if horizontal else ax.axhline
+    line(1.0, color="black", linewidth=0.8, linestyle="--", label=baseline + " (baseline)")
     lo, hi = min(all_values), max(all_values)
+    value_axis = ax.xaxis if horizontal else ax.yaxis
+    set_scale, set_lim = (ax.set_xscale, ax.set_xlim) if horizontal else (ax.set_yscale, ax.set_ylim)
     if hi / lo > 4:
-        ax.set_yscale("log", base=2)
-        ax.set_ylim(lo / 1.3, hi * 1.3)
+        set_scale("log", base=2)
+        set_lim(lo / 1.3, hi * 1.3)
     else:
-        ax.set_ylim(0, hi * 1.15)
-    ax.yaxis.set_major_formatter(p.FuncFormatter(lambda v, _: "%gx" % v))
-    ax.set_xticks(range(len(labels)))
-    ax.set_xticklabels(labels, rotation=30, ha="right")
-    ax.set_xlabel("dataset" + ("" if all("/" not in lab for lab in labels) else " / variant / launch"))
-    ax.set_ylabel("speedup vs %s\n(%s median / backend median)" % (baseline, baseline))
+        set_lim(0, hi * 1.15)
+    value_axis.set_major_formatter(p.FuncFormatter(lambda v, _: "%gx" % v))
+    group_label = "dataset" + ("" if all("/" not in lab for lab in labels) else " / variant / launch")
+    value_label = "speedup vs %s\n(%s median / backend median)" % (baseline, baseline)
+    if horizontal:
+        ax.set_yticks(range(len(labels)))
+        ax.set_yticklabels(labels, fontsize=8)
+        ax.invert_yaxis()  # first dataset on top
+        ax.set_ylabel(group_label)
+        ax.set_xlabel(value_label)
+    else:
+        ax.set_xticks(range(len(labels)))
+        ax.set_xticklabels(labels, rotation=30, ha="right")
+        ax.set_xlabel(group_label)
+        ax.set_ylabel(value_label)
     title = "%s: speedup vs %s on %s" % (program, baseline, device)
     ax.set_title(title)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))  # beside the bars, never over them
-    ax.grid(axis="y", alpha=0.3)
+    ax.grid(axis="x" if horizontal else "y", alpha=0.3)
     p.save(fig, p.file_name("speedup", device, program), device, program, title)
 
 
