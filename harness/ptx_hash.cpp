@@ -1,23 +1,6 @@
 #include "ptx_hash.hpp"
 
-#include <cstdio>
-
 namespace tb {
-
-std::uint64_t fnv1a64(std::string_view text) {
-    std::uint64_t h = 0xcbf29ce484222325ull;
-    for (unsigned char c : text) {
-        h ^= c;
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
-
-std::string hex64(std::uint64_t v) {
-    char buf[17];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-    return buf;
-}
 
 std::map<std::string, std::string> ptx_hashes(const std::string& ptx) {
     std::map<std::string, std::string> out;

@@ -7,10 +7,10 @@
 #include <string>
 #include <string_view>
 
+#include "fnv1a.hpp"
+
 namespace tb {
 
-std::uint64_t fnv1a64(std::string_view text);
-std::string hex64(std::uint64_t v);
 // Kernel name -> FNV-1a 64 (hex) of that kernel's `.entry` text; empty map for empty PTX.
 std::map<std::string, std::string> ptx_hashes(const std::string& ptx);
 

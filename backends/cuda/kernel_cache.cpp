@@ -89,17 +89,6 @@ fs::path kernel_cache_dir() {
     return root / "nvrtc";
 }
 
-std::string fnv1a64_hex(std::string_view text) {
-    std::uint64_t h = 0xcbf29ce484222325ull;  // FNV offset basis
-    for (unsigned char c : text) {
-        h ^= c;
-        h *= 0x100000001b3ull;  // FNV prime
-    }
-    char buf[17];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-    return buf;
-}
-
 fs::path kernel_cache_entry_path(const std::string& key) {
     return kernel_cache_dir() / (fnv1a64_hex(key) + ".entry");
 }

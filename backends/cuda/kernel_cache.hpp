@@ -13,6 +13,8 @@
 #include <string>
 #include <string_view>
 
+#include "fnv1a.hpp"
+
 namespace tb::cuda {
 
 struct CachedPtx {
@@ -28,8 +30,8 @@ bool kernel_cache_enabled();
 // The folder entries go to (may not exist yet); empty when no location can be found.
 std::filesystem::path kernel_cache_dir();
 
-// 64-bit FNV-1a of `text` as 16 lowercase hex digits.
-std::string fnv1a64_hex(std::string_view text);
+// Entry names are tb::fnv1a64_hex of the key (backends/fnv1a.hpp).
+using tb::fnv1a64_hex;
 
 // Where the entry for `key` lives.
 std::filesystem::path kernel_cache_entry_path(const std::string& key);
