@@ -14,6 +14,7 @@
 #include "fft/reference.hpp"
 #include "program.hpp"
 #include "rng.hpp"
+#include "shared_opencl_device.hpp"
 
 using namespace tb;
 using namespace tb::fft;
@@ -288,12 +289,8 @@ namespace {
 class FftOnOpenCL : public testing::Test {
 protected:
     static void SetUpTestSuite() {
-        backend_ = make_backend("opencl").release();
-        try {
-            if (!backend_->devices().empty()) device_ = backend_->open(0).release();
-        } catch (const Error& e) {
-            reason_ = e.what();
-        }
+        device_ = shared_opencl_device().device.get();
+        reason_ = shared_opencl_device().reason;
         if (device_) {
             const Program& p = find_program("fft");
             CompileOptions co;
@@ -303,11 +300,8 @@ protected:
     }
     static void TearDownTestSuite() {
         delete module_;
-        delete device_;
-        delete backend_;
         module_ = nullptr;
         device_ = nullptr;
-        backend_ = nullptr;
     }
     void SetUp() override {
         if (!device_) {
@@ -332,13 +326,10 @@ protected:
             EXPECT_FALSE(inst->validate().ok);
         }
     }
-
-    static Backend* backend_;
     static Device* device_;
     static Module* module_;
     static std::string reason_;
 };
-Backend* FftOnOpenCL::backend_ = nullptr;
 Device* FftOnOpenCL::device_ = nullptr;
 Module* FftOnOpenCL::module_ = nullptr;
 std::string FftOnOpenCL::reason_;

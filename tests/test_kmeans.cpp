@@ -14,6 +14,7 @@
 #include "kmeans/reference.hpp"
 #include "program.hpp"
 #include "rng.hpp"
+#include "shared_opencl_device.hpp"
 
 using namespace tb;
 namespace km = tb::kmeans;
@@ -277,11 +278,7 @@ TEST(KmeansProgram, DatasetsAndVariants) {
 class KmeansOnPocl : public testing::Test {
 protected:
     static void SetUpTestSuite() {
-        backend_ = make_backend("opencl").release();
-        try {
-            if (!backend_->devices().empty()) device_ = backend_->open(0).release();
-        } catch (const Error&) {
-        }
+        device_ = shared_opencl_device().device.get();
         if (device_) {
             const Program& p = find_program("kmeans");
             CompileOptions co;
@@ -291,11 +288,8 @@ protected:
     }
     static void TearDownTestSuite() {
         delete module_;
-        delete device_;
-        delete backend_;
         module_ = nullptr;
         device_ = nullptr;
-        backend_ = nullptr;
     }
     void SetUp() override {
         if (!device_) {
@@ -303,11 +297,9 @@ protected:
             GTEST_SKIP() << "no OpenCL device";
         }
     }
-    static Backend* backend_;
     static Device* device_;
     static Module* module_;
 };
-Backend* KmeansOnPocl::backend_ = nullptr;
 Device* KmeansOnPocl::device_ = nullptr;
 Module* KmeansOnPocl::module_ = nullptr;
 

@@ -18,6 +18,7 @@
 #include "nbody/reference.hpp"
 #include "program.hpp"
 #include "sample.hpp"
+#include "shared_opencl_device.hpp"
 
 using namespace tb;
 using namespace tb::nbody;
@@ -288,24 +289,15 @@ TEST(NbodyGeometry, FillsTheDeviceAndKeepsTheKernelsContract) {
 class NbodyOnOpenCL : public testing::Test {
 protected:
     static void SetUpTestSuite() {
-        try {
-            backend_ = make_backend("opencl").release();
-            if (!backend_->devices().empty()) device_ = backend_->open(0).release();
-        } catch (const Error& e) {
-            reason_ = e.what();
-        }
+        device_ = shared_opencl_device().device.get();
+        reason_ = shared_opencl_device().reason;
     }
     static void TearDownTestSuite() {
-        delete device_;
-        delete backend_;
         device_ = nullptr;
-        backend_ = nullptr;
     }
-    static Backend* backend_;
     static Device* device_;
     static std::string reason_;
 };
-Backend* NbodyOnOpenCL::backend_ = nullptr;
 Device* NbodyOnOpenCL::device_ = nullptr;
 std::string NbodyOnOpenCL::reason_;
 

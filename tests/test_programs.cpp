@@ -7,6 +7,7 @@
 
 #include "backend.hpp"
 #include "program.hpp"
+#include "shared_opencl_device.hpp"
 
 using namespace tb;
 
@@ -26,24 +27,15 @@ std::vector<Param> all_params() {
 class ProgramOnOpenCL : public testing::TestWithParam<Param> {
 protected:
     static void SetUpTestSuite() {
-        backend_ = make_backend("opencl").release();
-        try {
-            if (!backend_->devices().empty()) device_ = backend_->open(0).release();
-        } catch (const Error& e) {
-            reason_ = e.what();
-        }
+        device_ = shared_opencl_device().device.get();
+        reason_ = shared_opencl_device().reason;
     }
     static void TearDownTestSuite() {
-        delete device_;
-        delete backend_;
         device_ = nullptr;
-        backend_ = nullptr;
     }
-    static Backend* backend_;
     static Device* device_;
     static std::string reason_;
 };
-Backend* ProgramOnOpenCL::backend_ = nullptr;
 Device* ProgramOnOpenCL::device_ = nullptr;
 std::string ProgramOnOpenCL::reason_;
 

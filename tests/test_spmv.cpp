@@ -17,6 +17,7 @@
 #include "spmv/launch_config.hpp"
 #include "spmv/problem.hpp"
 #include "spmv/reference.hpp"
+#include "shared_opencl_device.hpp"
 
 using namespace tb;
 
@@ -400,10 +401,10 @@ void PrintTo(const RunCase& c, std::ostream* os) { *os << c.dataset << "/" << c.
 class SpmvOnOpenCL : public testing::TestWithParam<RunCase> {
 protected:
     static void SetUpTestSuite() {
-        backend_ = make_backend("opencl").release();
+        device_ = shared_opencl_device().device.get();
+        reason_ = shared_opencl_device().reason;
         try {
-            if (!backend_->devices().empty()) {
-                device_ = backend_->open(0).release();
+            if (device_) {
                 const Program& p = find_program("spmv");
                 CompileOptions co;
                 co.defines = p.defines();
@@ -415,18 +416,13 @@ protected:
     }
     static void TearDownTestSuite() {
         delete module_;
-        delete device_;
-        delete backend_;
         module_ = nullptr;
         device_ = nullptr;
-        backend_ = nullptr;
     }
-    static Backend* backend_;
     static Device* device_;
     static Module* module_;
     static std::string reason_;
 };
-Backend* SpmvOnOpenCL::backend_ = nullptr;
 Device* SpmvOnOpenCL::device_ = nullptr;
 Module* SpmvOnOpenCL::module_ = nullptr;
 std::string SpmvOnOpenCL::reason_;
