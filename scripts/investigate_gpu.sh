@@ -5,11 +5,20 @@
 # of the program's kernels.cl or kernels.cu with ONE change, described at its top), next to
 # baselines run in the same session. Then PTX of all three backends (NVIDIA's OpenCL compiler
 # only runs here) and a table: experiment, benchmark, median ms, speedup vs its baseline.
-# Usage: scripts/investigate_gpu.sh OUTDIR      (about 3-5 minutes on an H100)
-# Writes OUTDIR/<experiment>.json and .log, OUTDIR/ptx-<math>/, OUTDIR/ptxdiff-*.txt,
-# OUTDIR/summary.txt (also printed).
+# Usage: scripts/investigate_gpu.sh OUTDIR [round1|round2|round3|all]   (default all)
+#   round1: the first session's experiments (about 3-5 minutes on an H100): OUTDIR/<experiment>.json
+#           and .log, OUTDIR/ptx-<math>/, OUTDIR/ptxdiff-*.txt
+#   round2: the follow-ups of REPORT.md's open questions (about 5 minutes): opencl's launch cost
+#           (a raw-OpenCL microbenchmark and TRIBENCH_OPENCL_TIMING=each against bracket), fft plans
+#           and occupancy, kmeans and spmv variants, nbody classic, and Nsight Compute profiles
+#           (OUTDIR/ncu-*.txt) where a timing alone cannot say where the time goes
+#   round3: what round 2 left (about 2 minutes): stencil launch bounds, kmeans' assignment
+#           algorithm, spmv long rows and fft_r64 under Nsight Compute
+# Both end with OUTDIR/summary.txt (also printed).
 set -uo pipefail
-OUT=${1:?usage: scripts/investigate_gpu.sh OUTDIR}
+OUT=${1:?usage: scripts/investigate_gpu.sh OUTDIR [round1|round2|all]}
+ROUND=${2:-all}
+case $ROUND in round1 | round2 | round3 | all) ;; *) echo "unknown round '$ROUND' (round1, round2, round3 or all)"; exit 2 ;; esac
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 cd "$(dirname "$0")/.."
@@ -34,13 +43,15 @@ echo "GPU: $(cat "$OUT/gpu.txt")"
 TIMING=(--min-time 0.1 --timeout 1 --max-samples 200 --no-calibrate --keep-going)
 
 # run NAME KERNEL_VARIANT|- tribench-run-args...: one experiment, its JSON and log in OUT.
+# RUN_ENV (an array of VAR=VALUE) adds to its environment.
+RUN_ENV=()
 run() {
   local name=$1 variant=$2
   shift 2
-  local env=()
+  local env=("${RUN_ENV[@]}")
   if [[ $variant != - ]]; then
     [[ -d $EXP/$variant ]] || { echo "$name: no experiment folder $EXP/$variant"; status=1; return; }
-    env=(TRIBENCH_KERNEL_DIR="$EXP/$variant")
+    env+=(TRIBENCH_KERNEL_DIR="$EXP/$variant")
   fi
   local t0=$SECONDS
   if ! env "${env[@]}" "$TB" run "$@" "${TIMING[@]}" --out "$OUT/$name.json" >"$OUT/$name.log" 2>&1; then
@@ -49,6 +60,7 @@ run() {
   echo "  $name: $((SECONDS - t0)) s"
 }
 
+round1() {
 echo "== nbody (n100k: same ratios as n1m at 1/100 of the time)"
 NB=(--program nbody --dataset n100k --variant default --launch stream)
 run baseline-nbody-default - "${NB[@]}" --backend cuda-native,cuda-prelude,opencl --math default
@@ -111,6 +123,116 @@ for v in nbody-cl-native-rsqrt nbody-cl-all nbody-cl-div-sqrt kmeans-cl-unroll-f
         >"$OUT/ptxdiff-$v-prelude-opencl-$m.txt" 2>&1 || true
   done
 done
+}
+
+# ncu_profile NAME KERNEL_REGEX SKIP COUNT KERNEL_VARIANT|- tribench-run-args...: Nsight Compute
+# on COUNT launches of the kernels matching KERNEL_REGEX after SKIP of them (the validation
+# launches), clocks left alone; the report in OUT/ncu-NAME.txt. NCU_ARGS picks sections/metrics.
+NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+NCU_RUN=(--min-samples 2 --max-samples 3 --min-time 0.001 --timeout 0.1 --no-calibrate)
+ncu_profile() {
+  local name=$1 regex=$2 skip=$3 count=$4 variant=$5
+  shift 5
+  if [[ -z $NCU ]]; then echo "  ncu-$name: no ncu on this machine"; return; fi
+  local env=()
+  [[ $variant != - ]] && env=(TRIBENCH_KERNEL_DIR="$EXP/$variant")
+  local t0=$SECONDS
+  if ! env "${env[@]}" "$NCU" --clock-control none -k "regex:$regex" --launch-skip "$skip" --launch-count "$count" \
+      "${NCU_ARGS[@]}" "$TB" run "$@" "${NCU_RUN[@]}" >"$OUT/ncu-$name.txt" 2>&1; then
+    echo "ncu-$name: ncu exited non-zero (see ncu-$name.txt)"; tail -3 "$OUT/ncu-$name.txt"; status=1
+  fi
+  echo "  ncu-$name: $((SECONDS - t0)) s"
+}
+
+round2() {
+echo "== opencl launch cost: raw OpenCL microbenchmark, then tribench with an event per command (each)"
+echo "   against the first-command event + end marker (bracket, the default since this round)"
+if g++ -O2 -std=c++17 "$EXP/opencl-launch-cost/launch_cost.cpp" -o "$OUT/launch_cost" -l:libOpenCL.so.1 \
+    >"$OUT/opencl-launch-cost.build.log" 2>&1; then
+  "$OUT/launch_cost" 2000 >"$OUT/opencl-launch-cost.txt" 2>&1 || { echo "launch_cost failed"; status=1; }
+  cat "$OUT/opencl-launch-cost.txt"
+else
+  echo "launch_cost did not build (opencl-launch-cost.build.log)"; status=1
+fi
+ST=(--program stencil --dataset 128x128x64-i16,128x128x64-i256 --variant fused,unfused)
+run baseline-stencil - "${ST[@]}" --launch all --backend cuda-native,cuda-prelude,opencl
+RUN_ENV=(TRIBENCH_OPENCL_TIMING=each)
+run opencl-each-stencil - "${ST[@]}" --backend opencl
+RUN_ENV=()
+SMALL=(--program kmeans,nbody,fft --dataset 8k-d4-k5,50k-d2-k5,10m-d4-k5,n1k,2d-1024x1024 --variant full,default,forward --launch stream)
+run baseline-small - "${SMALL[@]}" --backend cuda-native,cuda-prelude,opencl
+RUN_ENV=(TRIBENCH_OPENCL_TIMING=each)
+run opencl-each-small - "${SMALL[@]}" --backend opencl
+RUN_ENV=()
+
+echo "== fft: plans and occupancy of kernels.cl under NVRTC"
+FF=(--program fft --dataset 1d-256x4096,1d-4kx1024,1d-16m,2d-4096x4096 --variant forward --launch stream)
+run baseline-fft - "${FF[@]}" --backend cuda-native,cuda-prelude,opencl
+for v in fft-cl-r64-occupancy fft-cl-bounds512 fft-cl-bounds-all; do run $v $v "${FF[@]}" --backend cuda-prelude; done
+
+echo "== kmeans assignment: register arrays and load order together"
+KM=(--program kmeans --dataset 10m-d4-k5 --launch stream --variant assign)
+run baseline-kmeans - "${KM[@]}" --backend cuda-native,cuda-prelude,opencl
+run kmeans-cl-kmax8 kmeans-cl-kmax8 "${KM[@]}" --backend cuda-prelude,opencl
+run kmeans-cl-unroll-kmax8 kmeans-cl-unroll-kmax8 "${KM[@]}" --backend cuda-prelude,opencl
+
+echo "== spmv: long rows (scalar batch, vector reduction)"
+run baseline-spmv - --program spmv --dataset fem-l,random-l,powerlaw-l,longrows-l --variant scalar,vector \
+    --backend cuda-native,cuda-prelude,opencl
+run spmv-cu-batch4 spmv-cu-batch4 --program spmv --dataset powerlaw-l,longrows-l --variant scalar --backend cuda-native
+run spmv-cu-regcap spmv-cu-regcap --program spmv --dataset fem-l,random-l --variant scalar --backend cuda-native
+run spmv-cu-vector-tree spmv-cu-vector-tree --program spmv --dataset fem-l,powerlaw-l,longrows-l --variant vector \
+    --backend cuda-native
+
+echo "== nbody classic (n100k: 196 groups of 256 on 132 SMs)"
+NBC=(--program nbody --dataset n100k --launch stream)
+run baseline-nbody - "${NBC[@]}" --variant default,classic --backend cuda-native,cuda-prelude,opencl
+run nbody-classic-cl-unroll nbody-cl-unroll "${NBC[@]}" --variant classic --backend cuda-prelude
+run nbody-classic-cl-all nbody-cl-all "${NBC[@]}" --variant classic --backend cuda-prelude
+
+echo "== Nsight Compute"
+NCU_ARGS=(--section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats
+          --section MemoryWorkloadAnalysis --metrics l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct,smsp__inst_executed.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum)
+SPN=(--program spmv --dataset fem-l --variant scalar)
+ncu_profile spmv-scalar-native spmv_scalar 3 1 - "${SPN[@]}" --backend cuda-native
+ncu_profile spmv-scalar-native-regcap spmv_scalar 3 1 spmv-cu-regcap "${SPN[@]}" --backend cuda-native
+ncu_profile spmv-scalar-prelude spmv_scalar 3 1 - "${SPN[@]}" --backend cuda-prelude
+NBN=(--program nbody --dataset n100k --variant classic --launch stream)
+ncu_profile nbody-classic-native nbody_step 2 1 - "${NBN[@]}" --backend cuda-native
+ncu_profile nbody-classic-prelude nbody_step 2 1 - "${NBN[@]}" --backend cuda-prelude
+NCU_ARGS=(--metrics gpu__time_duration.sum,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active --csv)
+STN=(--program stencil --dataset 128x128x64-i16 --variant unfused --launch stream)
+ncu_profile stencil-unfused-native 'halo_update|laplacian|diffusion_update' 80 80 - "${STN[@]}" --backend cuda-native
+ncu_profile stencil-unfused-prelude 'halo_update|laplacian|diffusion_update' 80 80 - "${STN[@]}" --backend cuda-prelude
+}
+
+round3() {
+echo "== stencil: kernels.cl's unfused kernels with kernels.cu's __launch_bounds__(256)"
+ST=(--program stencil --dataset 128x128x64-i16,128x128x64-i256 --variant unfused --launch all)
+run baseline-stencil - "${ST[@]}" --backend cuda-native,cuda-prelude
+run stencil-cl-bounds256 stencil-cl-bounds256 "${ST[@]}" --backend cuda-prelude
+
+echo "== kmeans: kernels.cu's assignment algorithm in OpenCL C"
+KM=(--program kmeans --dataset 10m-d4-k5 --launch stream --variant assign)
+run baseline-kmeans - "${KM[@]}" --backend cuda-native,cuda-prelude,opencl
+run kmeans-cl-running-min kmeans-cl-running-min "${KM[@]}" --backend cuda-prelude,opencl
+
+echo "== Nsight Compute: spmv long rows, fft_r64 (cuda-prelude; opencl if ncu can see it)"
+NCU_ARGS=(--section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats
+          --section MemoryWorkloadAnalysis --metrics l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct,smsp__inst_executed.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,dram__bytes_read.sum)
+for b in cuda-native cuda-prelude; do
+  ncu_profile spmv-powerlaw-scalar-$b spmv_scalar 3 1 - --program spmv --dataset powerlaw-l --variant scalar --backend $b
+  ncu_profile spmv-fem-scalar-$b spmv_scalar 3 1 - --program spmv --dataset fem-l --variant scalar --backend $b
+done
+ncu_profile spmv-fem-scalar-regcap spmv_scalar 3 1 spmv-cu-regcap --program spmv --dataset fem-l --variant scalar --backend cuda-native
+for b in cuda-prelude opencl; do
+  ncu_profile fft-r64-$b fft_r64 4 1 - --program fft --dataset 1d-16m --variant forward --backend $b
+done
+}
+
+[[ $ROUND == round1 || $ROUND == all ]] && round1
+[[ $ROUND == round2 || $ROUND == all ]] && round2
+[[ $ROUND == round3 || $ROUND == all ]] && round3
 
 echo "== summary"
 python3 - "$OUT" <<'PY' | tee "$OUT/summary.txt" || status=1
@@ -154,16 +276,31 @@ print("vs native: cuda-native of the same dataset, variant, launch and math / th
 
 # Stencil: device time per launch from the slope between 16 and 256 iterations.
 print("\nstencil 128x128x64, time per launch from (t(i256) - t(i16)) / (240 x launches per iteration):")
-st = dict(runs).get("baseline-stencil", [])
-t = {}
-for b in st:
-    if med(b) is not None: t[(b["variant"], b["backend"], b["launch"], b["dataset"])] = med(b)
-for (variant, backend, launch, ds), v16 in sorted(t.items()):
-    if not ds.endswith("-i16"): continue
-    v256 = t.get((variant, backend, launch, ds[:-4] + "-i256"))
-    if v256 is None: continue
-    per = 4 if variant == "unfused" else 1
-    print(f"  {variant:8s} {backend:13s} {launch:6s} {(v256 - v16) * 1000 / (240 * per):7.2f} us per launch")
+for run_name in ("baseline-stencil", "opencl-each-stencil"):
+    t = {}
+    for b in dict(runs).get(run_name, []):
+        if med(b) is not None: t[(b["variant"], b["backend"], b["launch"], b["dataset"])] = med(b)
+    for (variant, backend, launch, ds), v16 in sorted(t.items()):
+        if not ds.endswith("-i16"): continue
+        v256 = t.get((variant, backend, launch, ds[:-4] + "-i256"))
+        if v256 is None: continue
+        per = 4 if variant == "unfused" else 1
+        print(f"  {run_name:20s} {variant:8s} {backend:13s} {launch:6s} {(v256 - v16) * 1000 / (240 * per):7.2f} us per launch")
+
+# Nsight Compute CSV (stencil): mean kernel duration per kernel name.
+import csv, statistics
+for path in sorted(glob.glob(os.path.join(out, "ncu-stencil-*.txt"))):
+    durations = {}
+    with open(path) as f:
+        lines = [l for l in f if l.startswith('"')]
+    for row in csv.DictReader(lines):
+        if row.get("Metric Name") == "gpu__time_duration.sum":
+            v = float(row["Metric Value"].replace(",", ""))
+            scale = {"nsecond": 1e-3, "usecond": 1.0, "msecond": 1e3}.get(row.get("Metric Unit", "nsecond"), 1e-3)
+            durations.setdefault(row["Kernel Name"], []).append(v * scale)
+    print(f"\n{os.path.basename(path)}: kernel duration (Nsight Compute gpu__time_duration, serialized launches)")
+    for k, v in sorted(durations.items()):
+        print(f"  {k:20s} n={len(v):3d} mean {statistics.mean(v):7.3f} us  median {statistics.median(v):7.3f} us")
 
 # kmeans: the update (partial + finalize) per iteration = (full - 10 x assign) / 10.
 print("\nkmeans 10m-d4-k5, update per iteration = (full - 10 x assign) / 10 (assign of the same run, else baseline):")

@@ -85,6 +85,10 @@ if(HAVE_MANDELBROT)
           --err "TRIBENCH_KERNEL_DIR=.*nosuch-dir is not a directory"
           --json ${RB_OUT}/kernel_dir_missing.json --bench "mandelbrot/128x128/opencl=error:is not a directory"
           -- $<TARGET_FILE:tribench> ${M} --min-time 0.01 --out ${RB_OUT}/kernel_dir_missing.json)
+  rb_test(opencl_timing_unknown --rc 1 --env TRIBENCH_OPENCL_TIMING=sometimes
+          --err "TRIBENCH_OPENCL_TIMING is 'sometimes'. expected 'bracket' or 'each'"
+          --json ${RB_OUT}/opencl_timing_unknown.json --bench "mandelbrot/128x128/opencl=error:TRIBENCH_OPENCL_TIMING"
+          -- $<TARGET_FILE:tribench> ${M} --min-time 0.01 --out ${RB_OUT}/opencl_timing_unknown.json)
 
   # --- After a failure: stop (default) or --keep-going --------------------------------------
   # wrong_small's kernel is wrong below 256 pixels wide: 128x128 fails, 512x512 validates.

@@ -16,6 +16,7 @@
 #include "backend.hpp"
 #include "opencl/cl_api.hpp"
 #include "opencl/cl_build.hpp"
+#include "opencl/cl_events.hpp"
 #include "opencl/opencl_device.hpp"
 
 namespace {
@@ -358,6 +359,61 @@ TEST_F(OpenClDevice, TimeMsMeasuresEnqueuedWork) {
     EXPECT_LT(ms, 60'000.0);
     EXPECT_GT(dev_->time_ms([&] { dev_->fill_u32(out, 7u); }), 0.0);
     EXPECT_NE(error_of([&] { dev_->time_ms([] {}); }).find("enqueued nothing"), std::string::npos);
+}
+
+// The span of many launches must cover all of them: with `bracket` timing only the first
+// command has an event and a marker closes the region, so a span that stopped at the first
+// launch would be about 1/20 of the real one.
+double min_span_ms(tb::Device& dev, tb::Module& mod, int launches) {
+    const std::uint32_t w = 1024, h = 1024;
+    Buffer out = dev.alloc(w * h * 4);
+    tb::Kernel k = mod.kernel("coords");
+    double best = 1e300;
+    for (int trial = 0; trial < 5; ++trial)
+        best = std::min(best, dev.time_ms([&] {
+            for (int i = 0; i < launches; ++i) dev.launch(k, Dim3{w / 16, h / 16}, Dim3{16, 16}, Args(out, w));
+        }));
+    return best;
+}
+
+TEST_F(OpenClDevice, TimeMsSpansEveryLaunchOfTheRegion) {
+    const double one = min_span_ms(*dev_, *module_, 1), twenty = min_span_ms(*dev_, *module_, 20);
+    EXPECT_GT(one, 0.0);
+    EXPECT_GT(twenty, 5.0 * one) << "1 launch " << one << " ms, 20 launches " << twenty << " ms";
+}
+
+// Sets an environment variable for one scope.
+struct ScopedEnv {
+    ScopedEnv(const char* name, const char* value) : name_(name) { setenv(name, value, 1); }
+    ~ScopedEnv() { unsetenv(name_); }
+    const char* name_;
+};
+
+TEST(OpenClTiming, ModeComesFromTheEnvironment) {
+    using tb::cl::SpanMode;
+    unsetenv("TRIBENCH_OPENCL_TIMING");
+    EXPECT_EQ(tb::cl::span_mode_from_environment(), SpanMode::bracket);
+    {
+        ScopedEnv env("TRIBENCH_OPENCL_TIMING", "each");
+        EXPECT_EQ(tb::cl::span_mode_from_environment(), SpanMode::each);
+    }
+    {
+        ScopedEnv env("TRIBENCH_OPENCL_TIMING", "sometimes");
+        EXPECT_EQ(error_of([] { tb::cl::span_mode_from_environment(); }),
+                  "TRIBENCH_OPENCL_TIMING is 'sometimes'; expected 'bracket' or 'each'");
+    }
+}
+
+TEST(OpenClTiming, EventPerCommandModeAgreesWithBracket) {
+    TB_REQUIRE_OPENCL_DEVICE();
+    ScopedEnv env("TRIBENCH_OPENCL_TIMING", "each");
+    auto backend = tb::make_backend("opencl");
+    auto dev = backend->open(test_device_index());
+    auto mod = dev->compile(Source{"tests/reduce.cl", kSource, tb::Dialect::OpenCL}, CompileOptions{});
+    const double one = min_span_ms(*dev, *mod, 1), twenty = min_span_ms(*dev, *mod, 20);
+    EXPECT_GT(one, 0.0);
+    EXPECT_GT(twenty, 5.0 * one) << "1 launch " << one << " ms, 20 launches " << twenty << " ms";
+    mod.reset();
 }
 
 TEST_F(OpenClDevice, ArgumentMistakesAreNamed) {

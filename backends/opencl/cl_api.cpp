@@ -46,6 +46,7 @@ Loaded load() {
         bind(l.lib, a.EnqueueReadBuffer, "clEnqueueReadBuffer");
         bind(l.lib, a.EnqueueCopyBuffer, "clEnqueueCopyBuffer");
         bind(l.lib, a.EnqueueFillBuffer, "clEnqueueFillBuffer");
+        bind_optional(l.lib, a.EnqueueMarkerWithWaitList, "clEnqueueMarkerWithWaitList");
         bind(l.lib, a.CreateProgramWithSource, "clCreateProgramWithSource");
         bind(l.lib, a.BuildProgram, "clBuildProgram");
         bind(l.lib, a.GetProgramInfo, "clGetProgramInfo");

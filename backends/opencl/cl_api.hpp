@@ -30,6 +30,7 @@ struct Api {
     decltype(&::clEnqueueReadBuffer) EnqueueReadBuffer = nullptr;
     decltype(&::clEnqueueCopyBuffer) EnqueueCopyBuffer = nullptr;
     decltype(&::clEnqueueFillBuffer) EnqueueFillBuffer = nullptr;
+    decltype(&::clEnqueueMarkerWithWaitList) EnqueueMarkerWithWaitList = nullptr;  // 1.2+; may be null
     decltype(&::clCreateProgramWithSource) CreateProgramWithSource = nullptr;
     decltype(&::clBuildProgram) BuildProgram = nullptr;
     decltype(&::clGetProgramInfo) GetProgramInfo = nullptr;

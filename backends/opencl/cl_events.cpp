@@ -1,9 +1,22 @@
 #include "cl_events.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
+#include <string>
+
+#include "device.hpp"
 
 namespace tb::cl {
+
+SpanMode span_mode_from_environment() {
+    const char* v = std::getenv("TRIBENCH_OPENCL_TIMING");
+    if (!v || !*v || std::string(v) == "bracket") return SpanMode::bracket;
+    if (std::string(v) == "each") return SpanMode::each;
+    throw Error(std::string("TRIBENCH_OPENCL_TIMING is '") + v + "'; expected 'bracket' or 'each'");
+}
+
+const char* span_mode_name(SpanMode m) { return m == SpanMode::each ? "each" : "bracket"; }
 
 EventSpan::~EventSpan() {
     for (cl_event e : events_) api().ReleaseEvent(e);  // nothing useful to do on failure

@@ -28,12 +28,12 @@ std::string mib(std::uint64_t bytes) {
     return s;
 }
 
-// "OpenCL 3.0 CUDA 12.8" -> 3; 1 when the string does not follow the spec's format.
-int platform_major_version(cl_platform_id p) {
+// "OpenCL 3.0 CUDA 12.8" -> 300; 100 when the string does not follow the spec's format.
+int platform_major_minor(cl_platform_id p) {
     const std::string v = cl::platform_string(p, CL_PLATFORM_VERSION);
     int major = 1, minor = 0;
-    if (std::sscanf(v.c_str(), "OpenCL %d.%d", &major, &minor) != 2) return 1;
-    return major;
+    if (std::sscanf(v.c_str(), "OpenCL %d.%d", &major, &minor) != 2) return 100;
+    return major * 100 + minor;
 }
 
 std::string dims_text(const std::size_t* d, cl_uint n) {
@@ -53,6 +53,9 @@ public:
         ctx_ = a.CreateContext(props, 1, &ref.device, nullptr, nullptr, &rc);
         check(rc, "clCreateContext");
         try {
+            span_mode_ = cl::span_mode_from_environment();
+            // Platforms before OpenCL 1.2 have no markers with events: an event per command.
+            if (!a.EnqueueMarkerWithWaitList || platform_major_minor(ref.platform) < 102) span_mode_ = cl::SpanMode::each;
             queue_ = create_queue();
         } catch (...) {
             a.ReleaseContext(ctx_);
@@ -157,7 +160,7 @@ public:
 
     double time_ms(const std::function<void()>& work) override {
         if (timing_) throw Error("opencl: time_ms regions cannot be nested");
-        cl::EventSpan span;
+        cl::EventSpan span(span_mode_);
         timing_ = &span;
         try {
             work();
@@ -166,6 +169,12 @@ public:
             throw;
         }
         timing_ = nullptr;
+        if (span_mode_ == cl::SpanMode::bracket && !span.empty()) {
+            // In an in-order queue the marker ends after everything enqueued before it.
+            cl_event end = nullptr;
+            check(api().EnqueueMarkerWithWaitList(queue_, 0, nullptr, &end), "clEnqueueMarkerWithWaitList");
+            span.add(end);
+        }
         check(api().Finish(queue_), "clFinish");
         if (span.empty()) throw Error("opencl: time_ms: the timed work enqueued nothing");
         return span.elapsed_ms();
@@ -202,7 +211,7 @@ private:
     cl_command_queue create_queue() {
         const cl::Api& a = api();
         cl_int rc = CL_SUCCESS;
-        if (a.CreateCommandQueueWithProperties && platform_major_version(ref_.platform) >= 2) {
+        if (a.CreateCommandQueueWithProperties && platform_major_minor(ref_.platform) >= 200) {
             const cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
             cl_command_queue q = a.CreateCommandQueueWithProperties(ctx_, ref_.device, props, &rc);
             check(rc, "clCreateCommandQueueWithProperties");
@@ -249,8 +258,8 @@ private:
                         std::to_string(offset) + " exceeds the buffer's " + std::to_string(b.bytes()) + " bytes");
     }
 
-    // Inside time_ms every command gets an event; outside, none is created.
-    cl_event* event_slot(cl_event& ev) const { return timing_ ? &ev : nullptr; }
+    // Inside time_ms the commands the span asks for get an event; outside, none is created.
+    cl_event* event_slot(cl_event& ev) const { return timing_ && timing_->wants_event() ? &ev : nullptr; }
     void keep(cl_event ev) {
         if (timing_ && ev) timing_->add(ev);
     }
@@ -260,6 +269,7 @@ private:
     bool nvidia_platform_ = false;
     cl_context ctx_ = nullptr;
     cl_command_queue queue_ = nullptr;
+    cl::SpanMode span_mode_ = cl::SpanMode::bracket;
     cl::EventSpan* timing_ = nullptr;  // set while a time_ms region is open
     std::unordered_map<std::uint64_t, std::size_t> sizes_;
     std::uint64_t allocated_ = 0;
