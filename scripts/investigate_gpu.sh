@@ -147,9 +147,10 @@ ncu_profile() {
 round2() {
 echo "== opencl launch cost: raw OpenCL microbenchmark, then tribench with an event per command (each)"
 echo "   against the first-command event + end marker (bracket, the default since this round)"
-if g++ -O2 -std=c++17 "$EXP/opencl-launch-cost/launch_cost.cpp" -o "$OUT/launch_cost" -l:libOpenCL.so.1 \
+LC=$(mktemp -d)/launch_cost  # the binary stays out of OUT
+if g++ -O2 -std=c++17 "$EXP/opencl-launch-cost/launch_cost.cpp" -o "$LC" -l:libOpenCL.so.1 \
     >"$OUT/opencl-launch-cost.build.log" 2>&1; then
-  "$OUT/launch_cost" 2000 >"$OUT/opencl-launch-cost.txt" 2>&1 || { echo "launch_cost failed"; status=1; }
+  "$LC" 2000 >"$OUT/opencl-launch-cost.txt" 2>&1 || { echo "launch_cost failed"; status=1; }
   cat "$OUT/opencl-launch-cost.txt"
 else
   echo "launch_cost did not build (opencl-launch-cost.build.log)"; status=1
