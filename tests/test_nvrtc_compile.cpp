@@ -297,6 +297,27 @@ TEST(NvrtcOptions, MathModeChangesTheGeneratedCode) {
     EXPECT_NE(fast.find("sqrt.approx.ftz.f32"), std::string::npos) << fast;
 }
 
+// reqd_work_group_size becomes CUDA launch bounds of the group's size (PTX .maxntid); a kernel
+// without it has no bound.
+TEST(NvrtcPrelude, RequiredWorkGroupSizeBecomesLaunchBounds) {
+    const Source src{"attr/kernels.cl",
+                     "__kernel __attribute__((reqd_work_group_size(32, 8, 1))) void bounded(__global float* x) {\n"
+                     "    x[get_global_id(0)] = 1.0f;\n"
+                     "}\n"
+                     "__kernel void unbounded(__global float* x) { x[get_global_id(0)] = 2.0f; }\n",
+                     Dialect::OpenCL};
+    const std::string ptx = compile_to_ptx(src, {}, kArch).ptx;
+    const auto bounded = ptx.find(".entry bounded"), unbounded = ptx.find(".entry unbounded");
+    ASSERT_NE(bounded, std::string::npos) << ptx;
+    ASSERT_NE(unbounded, std::string::npos) << ptx;
+    const std::string first = ptx.substr(std::min(bounded, unbounded), std::max(bounded, unbounded) - std::min(bounded, unbounded));
+    const std::string second = ptx.substr(std::max(bounded, unbounded));
+    const std::string& b = bounded < unbounded ? first : second;
+    const std::string& u = bounded < unbounded ? second : first;
+    EXPECT_NE(b.find(".maxntid 256, 1, 1"), std::string::npos) << b;
+    EXPECT_EQ(u.find(".maxntid"), std::string::npos) << u;
+}
+
 TEST(NvrtcOptions, DefinesReachTheSource) {
     const Source src{"def.cu", "extern \"C\" __global__ void k(float* x) { x[0] = SCALE * x[1]; }\n", Dialect::Cuda};
     EXPECT_THROW(compile_to_ptx(src, {}, kArch), tb::Error);

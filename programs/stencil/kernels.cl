@@ -26,10 +26,14 @@
 
 // ---- unfused: the four kernels a library user composes per iteration -------------------
 
+// The unfused kernels declare the group size the host always launches them with
+// (programs/stencil/stencil.cpp), so compilers can plan for it (kernels.cu: __launch_bounds__).
+
 // Copies the periodic boundary into the halo. One work-item per halo cell of a plane
 // (get_global_id(1) is the plane): first the 4 full halo rows (corners included), then the
 // 2 + 2 halo columns of the interior rows, 4 consecutive work-items per row.
-__kernel void halo_update(__global float *restrict f, int nx, int ny, int base, int pitch, int plane)
+__kernel __attribute__((reqd_work_group_size(256, 1, 1)))
+void halo_update(__global float *restrict f, int nx, int ny, int base, int pitch, int plane)
 {
     const int r = (int)get_global_id(0);
     const int k = (int)get_global_id(1);
@@ -54,8 +58,9 @@ __kernel void halo_update(__global float *restrict f, int nx, int ny, int base, 
 }
 
 // 5-point Laplacian on [-ext, nx + ext) x [-ext, ny + ext); one work-item per cell.
-__kernel void laplacian(__global const float *restrict in, __global float *restrict out,
-                        int nx, int ny, int ext, int base, int pitch, int plane)
+__kernel __attribute__((reqd_work_group_size(32, 8, 1)))
+void laplacian(__global const float *restrict in, __global float *restrict out,
+               int nx, int ny, int ext, int base, int pitch, int plane)
 {
     const int i = (int)get_global_id(0) - ext;
     const int j = (int)get_global_id(1) - ext;
@@ -67,9 +72,10 @@ __kernel void laplacian(__global const float *restrict in, __global float *restr
 }
 
 // out = in - alpha * lap2 on the interior.
-__kernel void diffusion_update(__global const float *restrict in, __global const float *restrict lap2,
-                               __global float *restrict out, float alpha,
-                               int nx, int ny, int base, int pitch, int plane)
+__kernel __attribute__((reqd_work_group_size(32, 8, 1)))
+void diffusion_update(__global const float *restrict in, __global const float *restrict lap2,
+                      __global float *restrict out, float alpha,
+                      int nx, int ny, int base, int pitch, int plane)
 {
     const int i = (int)get_global_id(0);
     const int j = (int)get_global_id(1);
