@@ -5,7 +5,7 @@
 # of the program's kernels.cl or kernels.cu with ONE change, described at its top), next to
 # baselines run in the same session. Then PTX of all three backends (NVIDIA's OpenCL compiler
 # only runs here) and a table: experiment, benchmark, median ms, speedup vs its baseline.
-# Usage: scripts/investigate_gpu.sh OUTDIR [round1|round2|round3|all]   (default all)
+# Usage: scripts/investigate_gpu.sh OUTDIR [round1|round2|round3|round4|all]   (default all)
 #   round1: the first session's experiments (about 3-5 minutes on an H100): OUTDIR/<experiment>.json
 #           and .log, OUTDIR/ptx-<math>/, OUTDIR/ptxdiff-*.txt
 #   round2: the follow-ups of REPORT.md's open questions (about 5 minutes): opencl's launch cost
@@ -14,11 +14,15 @@
 #           (OUTDIR/ncu-*.txt) where a timing alone cannot say where the time goes
 #   round3: what round 2 left (about 2 minutes): stencil launch bounds, kmeans' assignment
 #           algorithm, spmv long rows and fft_r64 under Nsight Compute
+#   round4: stencil's launch bounds before/after, alternating runs in one session (about 2
+#           minutes): embedded kernels, the same file through TRIBENCH_KERNEL_DIR, the file
+#           before the change, the round-3 experiment, cuda-native; and spmv's scalar kernel
+#           from kernels.cl with kernels.cu's batch of 8
 # Both end with OUTDIR/summary.txt (also printed).
 set -uo pipefail
 OUT=${1:?usage: scripts/investigate_gpu.sh OUTDIR [round1|round2|all]}
 ROUND=${2:-all}
-case $ROUND in round1 | round2 | round3 | all) ;; *) echo "unknown round '$ROUND' (round1, round2, round3 or all)"; exit 2 ;; esac
+case $ROUND in round1 | round2 | round3 | round4 | all) ;; *) echo "unknown round '$ROUND' (round1 to round4 or all)"; exit 2 ;; esac
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 cd "$(dirname "$0")/.."
@@ -231,9 +235,32 @@ for b in cuda-prelude opencl; do
 done
 }
 
+round4() {
+echo "== stencil launch bounds, A/B alternating (graph and stream, i16 and i256: time per launch)"
+local copy
+copy=$(mktemp -d)
+mkdir -p "$copy/programs/stencil" && cp programs/stencil/kernels.cl "$copy/programs/stencil/"
+ST=(--program stencil --dataset 128x128x64-i16,128x128x64-i256 --variant unfused --launch all)
+for rep in 1 2 3; do
+  run ab$rep-native - "${ST[@]}" --backend cuda-native
+  run ab$rep-embedded - "${ST[@]}" --backend cuda-prelude
+  RUN_ENV=(TRIBENCH_KERNEL_DIR="$copy")
+  run ab$rep-embedded-via-dir - "${ST[@]}" --backend cuda-prelude
+  RUN_ENV=()
+  run ab$rep-nobounds stencil-cl-nobounds "${ST[@]}" --backend cuda-prelude
+  run ab$rep-bounds256 stencil-cl-bounds256 "${ST[@]}" --backend cuda-prelude
+done
+
+echo "== spmv scalar: kernels.cl with kernels.cu's batch of 8"
+SP=(--program spmv --dataset fem-l,random-l,powerlaw-l,longrows-l --variant scalar)
+run baseline-spmv - "${SP[@]}" --backend cuda-native,cuda-prelude
+run spmv-cl-batch8 spmv-cl-batch8 "${SP[@]}" --backend cuda-prelude
+}
+
 [[ $ROUND == round1 || $ROUND == all ]] && round1
 [[ $ROUND == round2 || $ROUND == all ]] && round2
 [[ $ROUND == round3 || $ROUND == all ]] && round3
+[[ $ROUND == round4 || $ROUND == all ]] && round4
 
 echo "== summary"
 python3 - "$OUT" <<'PY' | tee "$OUT/summary.txt" || status=1
@@ -277,7 +304,8 @@ print("vs native: cuda-native of the same dataset, variant, launch and math / th
 
 # Stencil: device time per launch from the slope between 16 and 256 iterations.
 print("\nstencil 128x128x64, time per launch from (t(i256) - t(i16)) / (240 x launches per iteration):")
-for run_name in ("baseline-stencil", "opencl-each-stencil"):
+stencil_runs = [n for n, _ in runs if n in ("baseline-stencil", "opencl-each-stencil") or n.startswith("stencil-") or n.startswith("ab")]
+for run_name in stencil_runs:
     t = {}
     for b in dict(runs).get(run_name, []):
         if med(b) is not None: t[(b["variant"], b["backend"], b["launch"], b["dataset"])] = med(b)
