@@ -5,7 +5,7 @@
 # of the program's kernels.cl or kernels.cu with ONE change, described at its top), next to
 # baselines run in the same session. Then PTX of all three backends (NVIDIA's OpenCL compiler
 # only runs here) and a table: experiment, benchmark, median ms, speedup vs its baseline.
-# Usage: scripts/investigate_gpu.sh OUTDIR [round1|round2|round3|round4|all]   (default all)
+# Usage: scripts/investigate_gpu.sh OUTDIR [round1|...|round5|all]   (default all)
 #   round1: the first session's experiments (about 3-5 minutes on an H100): OUTDIR/<experiment>.json
 #           and .log, OUTDIR/ptx-<math>/, OUTDIR/ptxdiff-*.txt
 #   round2: the follow-ups of REPORT.md's open questions (about 5 minutes): opencl's launch cost
@@ -18,11 +18,13 @@
 #           minutes): embedded kernels, the same file through TRIBENCH_KERNEL_DIR, the file
 #           before the change, the round-3 experiment, cuda-native; and spmv's scalar kernel
 #           from kernels.cl with kernels.cu's batch of 8
+#   round5: stencil per-launch time against which backends share the process and in what
+#           order (about 1 minute)
 # Both end with OUTDIR/summary.txt (also printed).
 set -uo pipefail
 OUT=${1:?usage: scripts/investigate_gpu.sh OUTDIR [round1|round2|all]}
 ROUND=${2:-all}
-case $ROUND in round1 | round2 | round3 | round4 | all) ;; *) echo "unknown round '$ROUND' (round1 to round4 or all)"; exit 2 ;; esac
+case $ROUND in round1 | round2 | round3 | round4 | round5 | all) ;; *) echo "unknown round '$ROUND' (round1 to round5 or all)"; exit 2 ;; esac
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 cd "$(dirname "$0")/.."
@@ -257,10 +259,22 @@ run baseline-spmv - "${SP[@]}" --backend cuda-native,cuda-prelude
 run spmv-cl-batch8 spmv-cl-batch8 "${SP[@]}" --backend cuda-prelude
 }
 
+round5() {
+echo "== stencil: one process per backend, or both backends in one process in either order"
+ST=(--program stencil --dataset 128x128x64-i16,128x128x64-i256 --variant unfused --launch all)
+for rep in 1 2; do
+  run order$rep-native-then-prelude - "${ST[@]}" --backend cuda-native,cuda-prelude
+  run order$rep-prelude-then-native - "${ST[@]}" --backend cuda-prelude,cuda-native
+  run order$rep-prelude-alone - "${ST[@]}" --backend cuda-prelude
+  run order$rep-native-alone - "${ST[@]}" --backend cuda-native
+done
+}
+
 [[ $ROUND == round1 || $ROUND == all ]] && round1
 [[ $ROUND == round2 || $ROUND == all ]] && round2
 [[ $ROUND == round3 || $ROUND == all ]] && round3
 [[ $ROUND == round4 || $ROUND == all ]] && round4
+[[ $ROUND == round5 || $ROUND == all ]] && round5
 
 echo "== summary"
 python3 - "$OUT" <<'PY' | tee "$OUT/summary.txt" || status=1
@@ -304,7 +318,7 @@ print("vs native: cuda-native of the same dataset, variant, launch and math / th
 
 # Stencil: device time per launch from the slope between 16 and 256 iterations.
 print("\nstencil 128x128x64, time per launch from (t(i256) - t(i16)) / (240 x launches per iteration):")
-stencil_runs = [n for n, _ in runs if n in ("baseline-stencil", "opencl-each-stencil") or n.startswith("stencil-") or n.startswith("ab")]
+stencil_runs = [n for n, _ in runs if n in ("baseline-stencil", "opencl-each-stencil") or n.startswith(("stencil-", "ab", "order"))]
 for run_name in stencil_runs:
     t = {}
     for b in dict(runs).get(run_name, []):
@@ -314,7 +328,7 @@ for run_name in stencil_runs:
         v256 = t.get((variant, backend, launch, ds[:-4] + "-i256"))
         if v256 is None: continue
         per = 4 if variant == "unfused" else 1
-        print(f"  {run_name:20s} {variant:8s} {backend:13s} {launch:6s} {(v256 - v16) * 1000 / (240 * per):7.2f} us per launch")
+        print(f"  {run_name:28s} {variant:8s} {backend:13s} {launch:6s} {(v256 - v16) * 1000 / (240 * per):7.2f} us per launch")
 
 # Nsight Compute CSV (stencil): mean kernel duration per kernel name.
 import csv, statistics
