@@ -5,7 +5,7 @@
 # of the program's kernels.cl or kernels.cu with ONE change, described at its top), next to
 # baselines run in the same session. Then PTX of all three backends (NVIDIA's OpenCL compiler
 # only runs here) and a table: experiment, benchmark, median ms, speedup vs its baseline.
-# Usage: scripts/investigate_gpu.sh OUTDIR [round1|...|round5|all]   (default all)
+# Usage: scripts/investigate_gpu.sh OUTDIR [round1|...|round6|all]   (default all)
 #   round1: the first session's experiments (about 3-5 minutes on an H100): OUTDIR/<experiment>.json
 #           and .log, OUTDIR/ptx-<math>/, OUTDIR/ptxdiff-*.txt
 #   round2: the follow-ups of REPORT.md's open questions (about 5 minutes): opencl's launch cost
@@ -20,11 +20,13 @@
 #           from kernels.cl with kernels.cu's batch of 8
 #   round5: stencil per-launch time against which backends share the process and in what
 #           order (about 1 minute)
+#   round6: stencil per-launch time after other programs ran in the same process (about 2
+#           minutes)
 # Both end with OUTDIR/summary.txt (also printed).
 set -uo pipefail
 OUT=${1:?usage: scripts/investigate_gpu.sh OUTDIR [round1|round2|all]}
 ROUND=${2:-all}
-case $ROUND in round1 | round2 | round3 | round4 | round5 | all) ;; *) echo "unknown round '$ROUND' (round1 to round5 or all)"; exit 2 ;; esac
+case $ROUND in round1 | round2 | round3 | round4 | round5 | round6 | all) ;; *) echo "unknown round '$ROUND' (round1 to round6 or all)"; exit 2 ;; esac
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 cd "$(dirname "$0")/.."
@@ -270,11 +272,30 @@ for rep in 1 2; do
 done
 }
 
+round6() {
+echo "== stencil after other programs in the same process (one backend per process)"
+local b h
+for b in cuda-prelude cuda-native; do
+  for h in none nbody mandelbrot fft kmeans all; do
+    local progs=stencil ds=128x128x64-i16,128x128x64-i256 vs=unfused
+    case $h in
+      nbody) progs=nbody,stencil; ds=$ds,n10k; vs=$vs,default ;;
+      mandelbrot) progs=mandelbrot,stencil; ds=$ds,4096x4096; vs=$vs,default ;;
+      fft) progs=fft,stencil; ds=$ds,1d-16m; vs=$vs,forward ;;
+      kmeans) progs=kmeans,stencil; ds=$ds,10m-d4-k5; vs=$vs,assign ;;
+      all) progs=nbody,mandelbrot,fft,kmeans,stencil; ds=$ds,n10k,4096x4096,1d-16m,10m-d4-k5; vs=$vs,default,forward,assign ;;
+    esac
+    run history-$h-$b - --program $progs --dataset $ds --variant $vs --launch all --backend $b
+  done
+done
+}
+
 [[ $ROUND == round1 || $ROUND == all ]] && round1
 [[ $ROUND == round2 || $ROUND == all ]] && round2
 [[ $ROUND == round3 || $ROUND == all ]] && round3
 [[ $ROUND == round4 || $ROUND == all ]] && round4
 [[ $ROUND == round5 || $ROUND == all ]] && round5
+[[ $ROUND == round6 || $ROUND == all ]] && round6
 
 echo "== summary"
 python3 - "$OUT" <<'PY' | tee "$OUT/summary.txt" || status=1
@@ -318,7 +339,7 @@ print("vs native: cuda-native of the same dataset, variant, launch and math / th
 
 # Stencil: device time per launch from the slope between 16 and 256 iterations.
 print("\nstencil 128x128x64, time per launch from (t(i256) - t(i16)) / (240 x launches per iteration):")
-stencil_runs = [n for n, _ in runs if n in ("baseline-stencil", "opencl-each-stencil") or n.startswith(("stencil-", "ab", "order"))]
+stencil_runs = [n for n, _ in runs if n in ("baseline-stencil", "opencl-each-stencil") or n.startswith(("stencil-", "ab", "order", "history"))]
 for run_name in stencil_runs:
     t = {}
     for b in dict(runs).get(run_name, []):
