@@ -5,7 +5,7 @@
 # of the program's kernels.cl or kernels.cu with ONE change, described at its top), next to
 # baselines run in the same session. Then PTX of all three backends (NVIDIA's OpenCL compiler
 # only runs here) and a table: experiment, benchmark, median ms, speedup vs its baseline.
-# Usage: scripts/investigate_gpu.sh OUTDIR [round1|...|round7|all]   (default all)
+# Usage: scripts/investigate_gpu.sh OUTDIR [round1|...|round8|all]   (default all)
 #   round1: the first session's experiments (about 3-5 minutes on an H100): OUTDIR/<experiment>.json
 #           and .log, OUTDIR/ptx-<math>/, OUTDIR/ptxdiff-*.txt
 #   round2: the follow-ups of REPORT.md's open questions (about 5 minutes): opencl's launch cost
@@ -24,11 +24,12 @@
 #           minutes)
 #   round7: stencil per-launch time on cuda-prelude after cuda-native ran fft with and without
 #           its cuFFT vendor row in the same process (about 1 minute)
+#   round8: the same with the opencl backend in the process (probed, or run after them)
 # Both end with OUTDIR/summary.txt (also printed).
 set -uo pipefail
 OUT=${1:?usage: scripts/investigate_gpu.sh OUTDIR [round1|round2|all]}
 ROUND=${2:-all}
-case $ROUND in round1 | round2 | round3 | round4 | round5 | round6 | round7 | all) ;; *) echo "unknown round '$ROUND' (round1 to round7 or all)"; exit 2 ;; esac
+case $ROUND in round1 | round2 | round3 | round4 | round5 | round6 | round7 | round8 | all) ;; *) echo "unknown round '$ROUND' (round1 to round8 or all)"; exit 2 ;; esac
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 cd "$(dirname "$0")/.."
@@ -303,6 +304,17 @@ for rep in 1 2; do
 done
 }
 
+round8() {
+echo "== stencil with the opencl backend in the same process"
+local rep
+ST=(--program stencil --dataset 128x128x64-i16,128x128x64-i256 --variant unfused --launch all)
+for rep in 1 2; do
+  run withcl$rep-cuda-only - "${ST[@]}" --backend cuda-native,cuda-prelude
+  run withcl$rep-all-three - "${ST[@]}" --backend cuda-native,cuda-prelude,opencl
+  run withcl$rep-opencl-first - "${ST[@]}" --backend opencl,cuda-native,cuda-prelude
+done
+}
+
 [[ $ROUND == round1 || $ROUND == all ]] && round1
 [[ $ROUND == round2 || $ROUND == all ]] && round2
 [[ $ROUND == round3 || $ROUND == all ]] && round3
@@ -310,6 +322,7 @@ done
 [[ $ROUND == round5 || $ROUND == all ]] && round5
 [[ $ROUND == round6 || $ROUND == all ]] && round6
 [[ $ROUND == round7 || $ROUND == all ]] && round7
+[[ $ROUND == round8 || $ROUND == all ]] && round8
 
 echo "== summary"
 python3 - "$OUT" <<'PY' | tee "$OUT/summary.txt" || status=1
@@ -353,7 +366,7 @@ print("vs native: cuda-native of the same dataset, variant, launch and math / th
 
 # Stencil: device time per launch from the slope between 16 and 256 iterations.
 print("\nstencil 128x128x64, time per launch from (t(i256) - t(i16)) / (240 x launches per iteration):")
-stencil_runs = [n for n, _ in runs if n in ("baseline-stencil", "opencl-each-stencil") or n.startswith(("stencil-", "ab", "order", "history", "vendor"))]
+stencil_runs = [n for n, _ in runs if n in ("baseline-stencil", "opencl-each-stencil") or n.startswith(("stencil-", "ab", "order", "history", "vendor", "withcl"))]
 for run_name in stencil_runs:
     t = {}
     for b in dict(runs).get(run_name, []):
