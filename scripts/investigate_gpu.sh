@@ -5,7 +5,7 @@
 # of the program's kernels.cl or kernels.cu with ONE change, described at its top), next to
 # baselines run in the same session. Then PTX of all three backends (NVIDIA's OpenCL compiler
 # only runs here) and a table: experiment, benchmark, median ms, speedup vs its baseline.
-# Usage: scripts/investigate_gpu.sh OUTDIR [round1|...|round8|all]   (default all)
+# Usage: scripts/investigate_gpu.sh OUTDIR [round1|...|round9|all]   (default all)
 #   round1: the first session's experiments (about 3-5 minutes on an H100): OUTDIR/<experiment>.json
 #           and .log, OUTDIR/ptx-<math>/, OUTDIR/ptxdiff-*.txt
 #   round2: the follow-ups of REPORT.md's open questions (about 5 minutes): opencl's launch cost
@@ -25,11 +25,12 @@
 #   round7: stencil per-launch time on cuda-prelude after cuda-native ran fft with and without
 #           its cuFFT vendor row in the same process (about 1 minute)
 #   round8: the same with the opencl backend in the process (probed, or run after them)
+#   round9: stencil's unfused kernels after the fused kernel ran in the same process
 # Both end with OUTDIR/summary.txt (also printed).
 set -uo pipefail
 OUT=${1:?usage: scripts/investigate_gpu.sh OUTDIR [round1|round2|all]}
 ROUND=${2:-all}
-case $ROUND in round1 | round2 | round3 | round4 | round5 | round6 | round7 | round8 | all) ;; *) echo "unknown round '$ROUND' (round1 to round8 or all)"; exit 2 ;; esac
+case $ROUND in round1 | round2 | round3 | round4 | round5 | round6 | round7 | round8 | round9 | all) ;; *) echo "unknown round '$ROUND' (round1 to round9 or all)"; exit 2 ;; esac
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 cd "$(dirname "$0")/.."
@@ -315,6 +316,19 @@ for rep in 1 2; do
 done
 }
 
+round9() {
+echo "== stencil unfused after the fused kernel (32x32x64 runs both variants first)"
+local rep b
+for rep in 1 2; do
+  for b in cuda-prelude cuda-native; do
+    run fused$rep-unfused-only-$b - --program stencil --dataset 32x32x64,128x128x64-i16,128x128x64-i256 \
+        --variant unfused --launch all --backend $b
+    run fused$rep-after-fused-$b - --program stencil --dataset 32x32x64,128x128x64-i16,128x128x64-i256 \
+        --variant unfused,fused --launch all --backend $b
+  done
+done
+}
+
 [[ $ROUND == round1 || $ROUND == all ]] && round1
 [[ $ROUND == round2 || $ROUND == all ]] && round2
 [[ $ROUND == round3 || $ROUND == all ]] && round3
@@ -323,6 +337,7 @@ done
 [[ $ROUND == round6 || $ROUND == all ]] && round6
 [[ $ROUND == round7 || $ROUND == all ]] && round7
 [[ $ROUND == round8 || $ROUND == all ]] && round8
+[[ $ROUND == round9 || $ROUND == all ]] && round9
 
 echo "== summary"
 python3 - "$OUT" <<'PY' | tee "$OUT/summary.txt" || status=1
@@ -366,7 +381,7 @@ print("vs native: cuda-native of the same dataset, variant, launch and math / th
 
 # Stencil: device time per launch from the slope between 16 and 256 iterations.
 print("\nstencil 128x128x64, time per launch from (t(i256) - t(i16)) / (240 x launches per iteration):")
-stencil_runs = [n for n, _ in runs if n in ("baseline-stencil", "opencl-each-stencil") or n.startswith(("stencil-", "ab", "order", "history", "vendor", "withcl"))]
+stencil_runs = [n for n, _ in runs if n in ("baseline-stencil", "opencl-each-stencil") or n.startswith(("stencil-", "ab", "order", "history", "vendor", "withcl", "fused"))]
 for run_name in stencil_runs:
     t = {}
     for b in dict(runs).get(run_name, []):
