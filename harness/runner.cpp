@@ -120,7 +120,7 @@ private:
     // One device open at a time (cases come backend by backend): a backend measured while
     // another backend's device stays open in the same process ran ~0.13 us (4%) slower per
     // short kernel launch on an H100, whichever backend came second (reports/h100/REPORT.md,
-    // stencil). Closing the others first puts every backend in the same position.
+    // "Measurement fixes"). Closing the others first puts every backend in the same position.
     void close_devices_except(const std::pair<std::size_t, std::size_t>& keep) {
         for (auto& [key, dev] : devices_) {
             if (key == keep || !dev) continue;
