@@ -16,8 +16,6 @@ SpanMode span_mode_from_environment() {
     throw Error(std::string("TRIBENCH_OPENCL_TIMING is '") + v + "'; expected 'bracket' or 'each'");
 }
 
-const char* span_mode_name(SpanMode m) { return m == SpanMode::each ? "each" : "bracket"; }
-
 EventSpan::~EventSpan() {
     for (cl_event e : events_) api().ReleaseEvent(e);  // nothing useful to do on failure
 }

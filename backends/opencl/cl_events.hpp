@@ -19,7 +19,6 @@ enum class SpanMode { bracket, each };
 
 // TRIBENCH_OPENCL_TIMING=bracket|each (unset: bracket); anything else is a tb::Error.
 SpanMode span_mode_from_environment();
-const char* span_mode_name(SpanMode m);
 
 class EventSpan {
 public:
@@ -28,7 +27,6 @@ public:
     EventSpan& operator=(const EventSpan&) = delete;
     ~EventSpan();  // releases every event
 
-    SpanMode mode() const { return mode_; }
     // Whether the next enqueued command should get an event.
     bool wants_event() const { return mode_ == SpanMode::each || events_.empty(); }
     void add(cl_event e) { events_.push_back(e); }
