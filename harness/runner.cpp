@@ -98,9 +98,9 @@ private:
 
     Device* device_for(const Case& c) {
         const std::pair<std::size_t, std::size_t> key{c.slot, c.device};
-        if (!devices_[key]) close_devices_except(key);
-        auto& d = devices_[key];
+        auto& d = devices_[key];  // map references stay valid while others are closed
         if (!d) {
+            close_devices_except(key);
             d = slots_[c.slot].backend->open(c.device);
             if (opt_.calibrate && d->info().is_gpu && !calibrations_.count(device_id(c))) {
                 const std::string id = device_id(c);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The full-suite runs behind reports/h100/{default,precise,fast}/results.json, one per math
-# mode, with the sampling documented in reports/h100/README.md. Uses the build-gpu/ that
-# scripts/gpu_suite.sh makes (configures and builds it when missing).
+# mode, with the sampling documented in reports/h100/README.md. Builds the tool in build-gpu/
+# (scripts/build_gpu_tool.sh; a build-gpu/ from scripts/gpu_suite.sh is reused).
 # Usage: scripts/h100_report_runs.sh OUTDIR [default] [precise] [fast]   (default: all three)
 # Writes OUTDIR/results-<mode>.json and OUTDIR/run-<mode>.log.
 set -uo pipefail
@@ -12,14 +12,9 @@ MODES=("$@")
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 cd "$(dirname "$0")/.."
-ROOT=$PWD
 BUILD=build-gpu
-if [[ ! -x $BUILD/tribench ]]; then
-  PREFIX=()
-  [[ -d .deps/usr ]] && PREFIX=(-DCMAKE_PREFIX_PATH="$ROOT/.deps/usr")
-  { cmake -S . -B $BUILD -G Ninja -DCMAKE_BUILD_TYPE=Release "${PREFIX[@]}" ${SUITE_CMAKE_ARGS:-} &&
-    cmake --build $BUILD --target tribench; } >"$OUT/build.log" 2>&1 || { tail -20 "$OUT/build.log"; exit 1; }
-fi
+source scripts/build_gpu_tool.sh
+build_gpu_tool "$OUT/build.log" || exit 1
 status=0
 for mode in "${MODES[@]}"; do
   case $mode in

@@ -40,13 +40,8 @@ EXP=$ROOT/reports/h100/experiments
 status=0
 
 # Build only the tool (a configured build-gpu, e.g. from gpu_suite.sh, is reused as it is).
-if [[ ! -f $BUILD/CMakeCache.txt ]]; then
-  PREFIX=()
-  [[ -d .deps/usr ]] && PREFIX=(-DCMAKE_PREFIX_PATH="$ROOT/.deps/usr")
-  cmake -S . -B $BUILD -G Ninja -DCMAKE_BUILD_TYPE=Release "${PREFIX[@]}" >"$OUT/build.log" 2>&1 || {
-    tail -20 "$OUT/build.log"; echo "configure FAILED"; exit 1; }
-fi
-cmake --build $BUILD --target tribench >>"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; echo "build FAILED"; exit 1; }
+source scripts/build_gpu_tool.sh
+build_gpu_tool "$OUT/build.log" || exit 1
 TB=$ROOT/$BUILD/tribench
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader >"$OUT/gpu.txt" 2>&1
 echo "GPU: $(cat "$OUT/gpu.txt")"
@@ -409,17 +404,17 @@ for path in sorted(glob.glob(os.path.join(out, "ncu-stencil-*.txt"))):
         print(f"  {k:20s} n={len(v):3d} mean {statistics.mean(v):7.3f} us  median {statistics.median(v):7.3f} us")
 
 # kmeans: the update (partial + finalize) per iteration = (full - 10 x assign) / 10.
-print("\nkmeans 10m-d4-k5, update per iteration = (full - 10 x assign) / 10 (assign of the same run, else baseline):")
+print("\nkmeans, update per iteration = (full - 10 x assign) / 10 (assign of the same dataset in the same run, else in baseline-kmeans):")
 ka = {}
 for name, bs in runs:
     for b in bs:
         if b.get("program") == "kmeans" and b.get("variant") == "assign" and med(b) is not None:
-            ka[(name, b["backend"])] = med(b)
+            ka[(name, b["backend"], b["dataset"])] = med(b)
 for name, bs in runs:
     for b in bs:
         if b.get("program") != "kmeans" or b.get("variant") != "full" or med(b) is None: continue
-        a = ka.get((name, b["backend"]), ka.get(("baseline-kmeans", b["backend"])))
+        a = ka.get((name, b["backend"], b["dataset"]), ka.get(("baseline-kmeans", b["backend"], b["dataset"])))
         if a is None: continue
-        print(f"  {name:26s} {b['backend']:13s} full {med(b):.4f} ms, assign {a:.4f} ms, update {(med(b) - 10 * a) * 100:.1f} us")
+        print(f"  {name:26s} {b['dataset']:14s} {b['backend']:13s} full {med(b):.4f} ms, assign {a:.4f} ms, update {(med(b) - 10 * a) * 100:.1f} us")
 PY
 exit $status

@@ -16,6 +16,7 @@
 #include "cuda/kernel_cache.hpp"
 #include "cuda/nvrtc_api.hpp"
 #include "embedded.hpp"
+#include "scoped_env.hpp"
 
 namespace {
 
@@ -53,21 +54,7 @@ struct TempDir {
     }
 };
 
-// Sets an environment variable for a scope and puts the old value back.
-struct ScopedEnv {
-    std::string name;
-    bool had = false;
-    std::string old;
-    ScopedEnv(const char* n, const char* value) : name(n) {
-        if (const char* v = getenv(n)) had = true, old = v;
-        if (value) setenv(n, value, 1);
-        else unsetenv(n);
-    }
-    ~ScopedEnv() {
-        if (had) setenv(name.c_str(), old.c_str(), 1);
-        else unsetenv(name.c_str());
-    }
-};
+using tb::test::ScopedEnv;
 
 // Every test gets its own empty cache folder, so no run sees another's entries.
 class PrivateCache : public ::testing::Environment {

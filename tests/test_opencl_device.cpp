@@ -18,6 +18,7 @@
 #include "opencl/cl_build.hpp"
 #include "opencl/cl_events.hpp"
 #include "opencl/opencl_device.hpp"
+#include "scoped_env.hpp"
 
 namespace {
 
@@ -382,17 +383,14 @@ TEST_F(OpenClDevice, TimeMsSpansEveryLaunchOfTheRegion) {
     EXPECT_GT(twenty, 5.0 * one) << "1 launch " << one << " ms, 20 launches " << twenty << " ms";
 }
 
-// Sets an environment variable for one scope.
-struct ScopedEnv {
-    ScopedEnv(const char* name, const char* value) : name_(name) { setenv(name, value, 1); }
-    ~ScopedEnv() { unsetenv(name_); }
-    const char* name_;
-};
+using tb::test::ScopedEnv;
 
 TEST(OpenClTiming, ModeComesFromTheEnvironment) {
     using tb::cl::SpanMode;
-    unsetenv("TRIBENCH_OPENCL_TIMING");
-    EXPECT_EQ(tb::cl::span_mode_from_environment(), SpanMode::bracket);
+    {
+        ScopedEnv env("TRIBENCH_OPENCL_TIMING", nullptr);
+        EXPECT_EQ(tb::cl::span_mode_from_environment(), SpanMode::bracket);
+    }
     {
         ScopedEnv env("TRIBENCH_OPENCL_TIMING", "each");
         EXPECT_EQ(tb::cl::span_mode_from_environment(), SpanMode::each);
