@@ -141,6 +141,12 @@ void parse_size(std::string_view line, std::int64_t number, const std::string& n
     h.rows = v[0];
     h.cols = v[1];
     h.entries = v[2];
+    // Entries are stored with 32-bit indices: a larger dimension would wrap, not fail.
+    constexpr std::int64_t max_dim = std::numeric_limits<std::int32_t>::max();
+    if (h.rows > max_dim || h.cols > max_dim)
+        fail(name, number, "bad size line: " + std::to_string(h.rows) + "x" + std::to_string(h.cols) +
+                               " is larger than the " + std::to_string(max_dim) +
+                               " rows or columns that 32-bit indices hold");
     // CSR indices are 32-bit; refusing larger counts here also keeps max_nnz() (2 x entries
     // for symmetric files) far from overflow.
     if (h.entries > kMaxCsrNnz)

@@ -184,6 +184,8 @@ if(HAVE_SPMV)
   # More entries than any matrix tribench can hold: refused at the size line, not by an
   # overflowing size computation (UBSan: signed overflow in MatrixMarketHeader::max_nnz).
   rb_mtx_header(entries_overflow "%%MatrixMarket matrix coordinate real symmetric\n5 5 9000000000000000000\n" "2: ")
+  rb_mtx_header(size_beyond_int32 "${BANNER}4 4294967297 1\n2 4294967296 1.0\n"
+                "2: bad size line: 4x4294967297 is larger than the 2147483647 rows or columns that 32-bit indices hold")
   # Entry problems are found when the matrix is loaded for its first benchmark: it fails
   # naming FILE:LINE, the other variant is not run, exit 1, the results file says why.
   function(rb_mtx_entry name content regex)

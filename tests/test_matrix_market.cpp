@@ -170,6 +170,7 @@ INSTANTIATE_TEST_SUITE_P(
                     Bad{"bad_size_fields.mtx", 3, "bad size line: expected 'rows columns entries', got 2"},
                     Bad{"bad_size_number.mtx", 2, "'x' is not a non-negative integer"},
                     Bad{"bad_size_negative.mtx", 2, "'-1' is not a non-negative integer"},
+                    Bad{"bad_size_huge.mtx", 2, "4x4294967297 is larger than the 2147483647 rows or columns"},
                     Bad{"bad_missing_size.mtx", 4, "missing size line"},
                     Bad{"bad_symmetric_shape.mtx", 2, "must be square, not 3x4"},
                     Bad{"bad_row_range.mtx", 5, "row index 5 out of range 1..4"},
