@@ -18,6 +18,14 @@ MathMode math_mode_from_string(const std::string& s) {
     throw Error("unknown math mode '" + s + "' (known: default, precise, fast)");
 }
 
+const char* to_string(TimingMode m) { return m == TimingMode::Gated ? "gated" : "plain"; }
+
+TimingMode timing_mode_from_string(const std::string& s) {
+    if (s == "gated") return TimingMode::Gated;
+    if (s == "plain") return TimingMode::Plain;
+    throw Error("unknown timing mode '" + s + "' (known: gated, plain)");
+}
+
 std::unique_ptr<Graph> Device::capture(const std::function<void()>&) {
     throw Error(info().backend + ": graph launch is not supported by this backend");
 }

@@ -7,10 +7,13 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <variant>
 #include <vector>
+
+#include "clock.hpp"
 
 namespace tb {
 
@@ -19,6 +22,22 @@ namespace tb {
 struct Error : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
+
+// Thrown by Device::time_ms in gated mode when the gate had to open on its own (its timeout):
+// the work could not be enqueued behind a held queue (e.g. it synchronizes, or enqueues more
+// than the queue holds). The sample is void; the caller may retry with TimingMode::Plain.
+struct GateTimeout : Error {
+    using Error::Error;
+};
+
+// How Device::time_ms brackets the timed work (docs/measurement.md, "Gated timing").
+//  - Gated: the queue is held (CUDA: a spinning kernel; OpenCL: a user event) while the work
+//    is enqueued, then released, so the device runs it back to back and the events see GPU
+//    execution only, not launch latency.
+//  - Plain: events are recorded around the work as it is enqueued.
+enum class TimingMode { Gated, Plain };
+const char* to_string(TimingMode m);
+TimingMode timing_mode_from_string(const std::string& s);  // throws tb::Error on unknown
 
 // Which source file of a program a backend consumes.
 enum class Dialect { OpenCL, Cuda };
@@ -167,8 +186,17 @@ public:
     // CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, OpenCL's CL_KERNEL_WORK_GROUP_SIZE).
     virtual std::size_t max_group_size(const Kernel& k) = 0;
 
-    // Device-side elapsed time of everything `work` enqueues, in milliseconds.
+    // Device-side elapsed time of everything `work` enqueues, in milliseconds, bracketed as
+    // timing_mode() says (backends that cannot gate time plainly). Throws GateTimeout when a
+    // gated region could not be held (see GateTimeout).
     virtual double time_ms(const std::function<void()>& work) = 0;
+    void set_timing_mode(TimingMode m) { timing_mode_ = m; }
+    TimingMode timing_mode() const { return timing_mode_; }
+    // Whether time_ms can gate on this backend (false: Gated behaves as Plain).
+    virtual bool supports_gated_timing() const { return false; }
+
+    // The GPU's clock state now, or nothing when the backend cannot tell (no NVML, not a GPU).
+    virtual std::optional<ClockSample> clock_sample() { return std::nullopt; }
 
     // The backend's native queue (CUstream for the CUDA backends, cl_command_queue for
     // opencl), so vendor libraries (cuFFT, cuSPARSE) run in the same order and timing.
@@ -196,6 +224,7 @@ protected:
     TransferTimer time_upload(std::size_t bytes) { return {transfers_.upload_ms, transfers_.upload_bytes, bytes}; }
     TransferTimer time_download(std::size_t bytes) { return {transfers_.download_ms, transfers_.download_bytes, bytes}; }
     TransferStats transfers_;
+    TimingMode timing_mode_ = TimingMode::Plain;
 
     friend class Buffer;
     virtual std::uint64_t raw_alloc(std::size_t bytes) = 0;

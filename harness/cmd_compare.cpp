@@ -7,6 +7,7 @@
 
 #include "atomic_file.hpp"
 #include "commands.hpp"
+#include "metric.hpp"
 #include "compare.hpp"
 #include "compare_format.hpp"
 
@@ -50,7 +51,7 @@ int cmd_compare(const CompareCmdOptions& o) {
     check_options(o);
     const bool color = use_color(o);
     if (o.backends) {
-        const Results r = load_results(o.files[0]);
+        const Results r = load_results_as(o.files[0], o.metric);
         const BackendMatrix m = backend_matrix(r, o.baseline, o.alpha);
         const std::string run = describe_run(r, o.files[0]);
         if (o.json) emit(o, matrix_json(m, run).dump(2) + "\n");
@@ -58,8 +59,8 @@ int cmd_compare(const CompareCmdOptions& o) {
         else emit(o, matrix_terminal(m, run, color));
         return 0;
     }
-    const Results old_r = load_results(o.files[0]);
-    const Results new_r = load_results(o.files[1]);
+    const Results old_r = load_results_as(o.files[0], o.metric);
+    const Results new_r = load_results_as(o.files[1], o.metric);
     CompareOptions co;
     co.alpha = o.alpha;
     co.threshold_pct = o.threshold_pct;

@@ -9,6 +9,7 @@
 
 #include "atomic_file.hpp"
 #include "commands.hpp"
+#include "metric.hpp"
 #include "report.hpp"
 #include "subprocess.hpp"
 
@@ -67,7 +68,7 @@ int cmd_report(const ReportCmdOptions& o) {
     if (o.peak_gbps < 0 || o.peak_gflops < 0) throw Error("--peak-gbps and --peak-gflops must be positive");
     if (!(o.alpha > 0 && o.alpha < 1)) throw Error("--alpha must lie between 0 and 1");
     std::vector<LoadedResults> files;
-    for (const auto& f : o.files) files.push_back({f, load_results(f)});
+    for (const auto& f : o.files) files.push_back({f, load_results_as(f, o.metric)});
 
     std::error_code ec;
     fs::create_directories(o.out, ec);

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -6,6 +7,7 @@
 
 #include "commands.hpp"
 #include "environment.hpp"
+#include "profiles.hpp"
 #include "runner.hpp"
 #include "table.hpp"
 #ifdef TRIBENCH_HAVE_CUDA
@@ -27,7 +29,41 @@ std::vector<LaunchMode> parse_launches(const std::vector<std::string>& names) {
     return out;
 }
 
+// What --budget cost: which benchmarks were sampled less than the stopping rule asks.
+void report_budget(const Results& r, double budget_s) {
+    if (budget_s <= 0) return;
+    std::size_t cut = 0;
+    double wall = 0;
+    for (const auto& b : r.benchmarks) {
+        cut += b.budget_cut;
+        wall += b.setup_s + b.sampling_s;
+    }
+    std::cerr << "budget: " << r.benchmarks.size() << " benchmarks in " << static_cast<int>(wall + 0.5) << " s of "
+              << budget_s << " s; " << cut << " sampled less than the stopping rule asks (marked 'b' in the table)\n";
+}
+
 }  // namespace
+
+void apply_profile(RunOptions& o, const std::function<bool(const std::string&)>& given) {
+    const RunProfile& p = find_profile(o.profile);
+    if (!o.datasets.empty())
+        throw Error("--profile " + p.name + " chooses the datasets; drop --dataset (or drop --profile)");
+    // -p narrows the profile: keep the datasets of the selected programs only.
+    const auto programs = split_list(o.programs);
+    for (const auto& d : p.datasets) {
+        bool wanted = programs.empty();
+        for (const auto& name : programs) {
+            const auto sets = find_program(name).datasets();
+            wanted = wanted || std::any_of(sets.begin(), sets.end(), [&](const Dataset& s) { return s.name == d; });
+        }
+        if (wanted) o.datasets.push_back(d);
+    }
+    if (o.launches.empty()) o.launches = p.launches;
+    if (!given("--min-time")) o.min_time_s = p.min_time_s;
+    if (!given("--timeout")) o.timeout_s = p.timeout_s;
+    if (!given("--min-samples")) o.min_samples = p.min_samples;
+    if (!given("--budget")) o.budget_s = p.budget_s;
+}
 
 int cmd_run(const RunOptions& o) {
     RunnerOptions ro;
@@ -45,6 +81,10 @@ int cmd_run(const RunOptions& o) {
     ro.keep_going = o.keep_going;
     ro.save_outputs_dir = o.save_outputs;
     ro.progress = isatty(STDERR_FILENO);
+    ro.timing = timing_mode_from_string(o.timing);
+    ro.batch = !o.no_batch;
+    ro.budget_s = o.budget_s;
+    if (o.budget_s < 0 || !(o.budget_s == o.budget_s)) throw Error("--budget must be a positive number of seconds");
 #ifdef TRIBENCH_HAVE_CUDA
     if (o.no_cache) cuda::set_kernel_cache_enabled(false);
 #endif
@@ -104,7 +144,11 @@ int cmd_run(const RunOptions& o) {
                                 {"sampling", o.min_time_from_flags ? "google-benchmark" : "stdrel"},
                                 {"l2_flush", o.l2_flush},
                                 {"kernel_cache", !o.no_cache},
-                                {"keep_going", o.keep_going}};
+                                {"keep_going", o.keep_going},
+                                {"timing", o.timing},
+                                {"batch", !o.no_batch},
+                                {"budget_s", o.budget_s},
+                                {"profile", o.profile}};
     std::cout << format_results_table(r, isatty(STDOUT_FILENO));
     if (!o.out.empty()) {
         save_results(o.out, r);
@@ -123,6 +167,7 @@ int cmd_run(const RunOptions& o) {
             if (b.status == Status::ValidationFailed || b.status == Status::Error)
                 std::cerr << "  " << b.name << ": " << b.error << "\n";
     }
+    report_budget(r, o.budget_s);
     if (interrupted()) return 130;
     return failed || skipped ? 1 : 0;
 }

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -33,9 +34,17 @@ struct RunOptions {
     bool no_cache = false;
     bool all_datasets = false;
     bool small_only = false;
+    std::string timing = "gated";   // gated | plain (docs/measurement.md)
+    bool no_batch = false;          // skip batch timing
+    double budget_s = 0;            // plan sampling to end within this many seconds (0: none)
+    std::string profile;            // a named profile (harness/profiles.hpp), applied by apply_profile
     std::vector<std::string> argv;  // for the results' environment
 };
 int cmd_run(const RunOptions& o);
+// Fills o from the profile o.profile names; `given(flag)` says whether the user set an
+// option on the command line, which then wins over the profile. Throws tb::Error on an
+// unknown profile or on --dataset given with a profile.
+void apply_profile(RunOptions& o, const std::function<bool(const std::string&)>& given);
 
 struct PtxOptions {
     std::vector<std::string> programs, backends;
@@ -74,6 +83,7 @@ int cmd_ptxdiff(const PtxDiffOptions& o);
 // (docs/compare.md). Exit 1 when a significant regression exceeds the threshold or a
 // benchmark ok in OLD fails in NEW; 2 for bad input.
 struct CompareCmdOptions {
+    std::string metric = "samples";  // samples | batch (harness/metric.hpp)
     std::vector<std::string> files;
     bool backends = false;               // one run's backend speedup matrix
     std::string baseline = "cuda-native";
@@ -89,6 +99,7 @@ int cmd_compare(const CompareCmdOptions& o);
 
 // `tribench report RESULTS.json... --out DIR`: REPORT.md and PNG plots (scripts/report.py).
 struct ReportCmdOptions {
+    std::string metric = "samples";  // samples | batch (harness/metric.hpp)
     std::vector<std::string> files;
     std::string out;
     std::string baseline = "cuda-native";

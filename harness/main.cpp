@@ -70,6 +70,13 @@ int main(int argc, char** argv) {
     run->add_flag("--no-cache", run_opt.no_cache, "bypass the on-disk kernel cache");
     run->add_flag("--all-datasets", run_opt.all_datasets, "on CPU devices, run the large datasets too");
     run->add_flag("--small", run_opt.small_only, "only the small (CI-sized) datasets, on every device");
+    run->add_option("--timing", run_opt.timing,
+                    "gated (default: the device is held while a sample is enqueued, so events see only GPU "
+                    "execution) or plain (events around the enqueue); docs/measurement.md");
+    run->add_flag("--no-batch", run_opt.no_batch, "skip batch timing (back-to-back runs between one pair of events)");
+    run->add_option("--budget", run_opt.budget_s,
+                    "plan sampling so the whole run ends within this many seconds; says what it had to cut");
+    run->add_option("--profile", run_opt.profile, "a named selection and sampling plan: ci (docs/measurement.md)");
 
     tb::PtxOptions ptx_opt;
     auto* ptx = app.add_subcommand("ptx", "write the PTX, ptxas resources and SASS of programs' kernels per backend "
@@ -102,6 +109,7 @@ int main(int argc, char** argv) {
     cmp->add_option("--threshold", cmp_opt.threshold_pct, "percent slowdown that is a regression (default: 5)");
     cmp->add_option("--min-change", cmp_opt.min_change_pct,
                     "percent change below which a benchmark counts as unchanged (default: 1)");
+    cmp->add_option("--metric", cmp_opt.metric, "samples (gated medians, default) or batch (back-to-back runs)");
     cmp->add_flag("--force", cmp_opt.force, "compare results from different devices");
     cmp->add_flag("--markdown", cmp_opt.markdown, "a Markdown table (pull-request comment)");
     cmp->add_flag("--json", cmp_opt.json, "machine-readable output");
@@ -116,6 +124,7 @@ int main(int argc, char** argv) {
     rep->add_option("--alpha", rep_opt.alpha, "significance level (default: 0.05)");
     rep->add_option("--peak-gbps", rep_opt.peak_gbps, "roofline bandwidth ceiling, GB/s, where no calibration ran");
     rep->add_option("--peak-gflops", rep_opt.peak_gflops, "roofline FP32 ceiling, GFLOP/s, where no calibration ran");
+    rep->add_option("--metric", rep_opt.metric, "samples (gated medians, default) or batch (back-to-back runs)");
     rep->add_flag("--no-plots", rep_opt.no_plots, "write REPORT.md only (no python3 needed)");
 
     tb::ExportCmdOptions exp_opt;
@@ -137,7 +146,11 @@ int main(int argc, char** argv) {
 
     try {
         if (*list) return tb::cmd_list(list_opt);
-        if (*run) return tb::cmd_run(run_opt);
+        if (*run) {
+            if (!run_opt.profile.empty())
+                tb::apply_profile(run_opt, [&](const std::string& flag) { return run->count(flag) > 0; });
+            return tb::cmd_run(run_opt);
+        }
         if (*ptx) return tb::cmd_ptx(ptx_opt);
         if (*pd) return tb::cmd_ptxdiff(pd_opt);
         if (*cmp) return tb::cmd_compare(cmp_opt);

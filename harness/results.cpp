@@ -126,6 +126,16 @@ json benchmark_json(const BenchmarkResult& b) {
                {{"ms", b.compile_ms}, {"cached", b.compile_cached}, {"cold_ms", b.compile_cold_ms},
                 {"cached_ms", b.compile_cached_ms}}},
               {"noisy", b.noisy},
+              {"timing", {{"mode", b.timing}, {"note", b.timing_note}}},
+              {"batch", {{"ms", b.batch_ms}, {"runs", b.batch_runs}, {"samples_ms", b.batch_samples_ms}}},
+              {"clock",
+               {{"sm_mhz_min", b.clock.sm_mhz_min},
+                {"sm_mhz_max", b.clock.sm_mhz_max},
+                {"max_sm_mhz", b.clock.max_sm_mhz},
+                {"reasons", b.clock.reasons}}},
+              {"throttled", b.throttled},
+              {"budget_cut", b.budget_cut},
+              {"wall_s", {{"setup", b.setup_s}, {"sampling", b.sampling_s}}},
               {"graph_capture_ms", b.graph_capture_ms},
               {"transfer", {{"upload_ms", b.upload_ms}, {"download_ms", b.download_ms}}},
               {"samples_ms", b.samples_ms},
@@ -186,6 +196,35 @@ BenchmarkResult benchmark_from_json(const json& j, const std::string& where) {
     }
     b.graph_capture_ms = j.value("graph_capture_ms", 0.0);
     b.noisy = j.value("noisy", false);
+    // Files from before gated timing (2026-11-25) were timed plainly and have no batch or clock.
+    if (j.contains("timing")) {
+        b.timing = j["timing"].value("mode", "plain");
+        b.timing_note = j["timing"].value("note", "");
+        if (b.timing != "gated" && b.timing != "plain")
+            throw Error(where + ": timing.mode '" + b.timing + "' is neither 'gated' nor 'plain'");
+    }
+    if (j.contains("batch")) {
+        b.batch_ms = j["batch"].value("ms", 0.0);
+        b.batch_runs = integer_field<std::int64_t>(j["batch"], "runs", where, "batch.runs");
+        if (!(b.batch_ms >= 0)) throw Error(where + ": batch.ms is negative or not a number");
+        if (j["batch"].contains("samples_ms"))
+            b.batch_samples_ms = field<std::vector<double>>(j["batch"], "samples_ms", where + ": batch");
+        for (double x : b.batch_samples_ms)
+            if (!(x >= 0)) throw Error(where + ": batch.samples_ms holds a negative or non-numeric value");
+    }
+    if (j.contains("clock")) {
+        const json& c = j["clock"];
+        b.clock.sm_mhz_min = integer_field<int>(c, "sm_mhz_min", where, "clock.sm_mhz_min");
+        b.clock.sm_mhz_max = integer_field<int>(c, "sm_mhz_max", where, "clock.sm_mhz_max");
+        b.clock.max_sm_mhz = integer_field<int>(c, "max_sm_mhz", where, "clock.max_sm_mhz");
+        if (c.contains("reasons")) b.clock.reasons = c["reasons"].get<std::vector<std::string>>();
+    }
+    b.throttled = j.value("throttled", false);
+    b.budget_cut = j.value("budget_cut", false);
+    if (j.contains("wall_s")) {
+        b.setup_s = j["wall_s"].value("setup", 0.0);
+        b.sampling_s = j["wall_s"].value("sampling", 0.0);
+    }
     if (j.contains("transfer")) {
         b.upload_ms = j["transfer"].value("upload_ms", 0.0);
         b.download_ms = j["transfer"].value("download_ms", 0.0);

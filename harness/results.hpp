@@ -3,6 +3,7 @@
 // incompatible change.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -29,6 +30,14 @@ struct Throughput {
     double flop_fraction = 0; // gflops / calibrated FP32 peak (0 if not calibrated)
 };
 
+// The SM clock seen while a benchmark was sampled (NVML; all zero when unknown).
+struct ClockRecord {
+    int sm_mhz_min = 0, sm_mhz_max = 0;  // over the readings taken after each sample
+    int max_sm_mhz = 0;                  // the GPU's highest SM clock
+    std::vector<std::string> reasons;    // union of the clock-event reasons seen ("sw_power_cap", ...)
+    bool known() const { return max_sm_mhz > 0; }
+};
+
 struct BenchmarkResult {
     std::string name;  // program/dataset/backend[/variant][/launch]
     std::string program, dataset, variant, backend, launch, device, math;
@@ -40,6 +49,16 @@ struct BenchmarkResult {
     double compile_cold_ms = 0;    // a compile bypassing tribench's kernel cache (0: not measured)
     double compile_cached_ms = 0;  // a compile served by the cache (0: not measured)
     bool noisy = false;            // sampling stopped before the noise target was met
+    std::string timing = "plain";  // how samples were bracketed: "gated" or "plain"
+    std::string timing_note;       // why gated timing fell back to plain for this benchmark
+    double batch_ms = 0;           // batch timing: one run's share of back-to-back runs (0: not measured)
+    std::int64_t batch_runs = 0;   // runs per batch
+    std::vector<double> batch_samples_ms;  // one run's share in each batch; batch_ms is their median
+    ClockRecord clock;
+    bool throttled = false;        // the SM clock dropped below 75% of its maximum, or a slowdown reason
+    bool budget_cut = false;       // --budget ended sampling before the stopping rule was met
+    double setup_s = 0;            // wall time of compile, inputs, upload and validation
+    double sampling_s = 0;         // wall time of the timing loop (samples, batch, clock readings)
     double graph_capture_ms = 0;
     double upload_ms = 0;    // host-to-device transfer of the inputs
     double download_ms = 0;  // device-to-host transfer of the outputs

@@ -1,6 +1,8 @@
 #include "runner.hpp"
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <csignal>
 #include <cstdio>
@@ -48,7 +50,7 @@ struct CompiledModule {
 class Session {
 public:
     Session(std::vector<BackendSlot>& slots, const std::vector<Case>& cases, const RunnerOptions& opt)
-        : slots_(slots), cases_(cases), opt_(opt), states_(cases.size()) {}
+        : slots_(slots), cases_(cases), opt_(opt), states_(cases.size()), started_(std::chrono::steady_clock::now()) {}
 
     void register_all() {
         for (std::size_t i = 0; i < cases_.size(); ++i) {
@@ -217,6 +219,7 @@ private:
         if (stop_) return fail(s, Status::Skipped, "not run: stopped after a failure (use --keep-going)");
 
         current_.reset();  // one live dataset at a time
+        const auto setup_t0 = std::chrono::steady_clock::now();
         try {
             Device* dev = device_for(c);
             CompiledModule* m = nullptr;
@@ -251,7 +254,12 @@ private:
             r.download_ms = dev->transfer_stats().download_ms;
             r.work = current_->work();
             if (!opt_.save_outputs_dir.empty()) save_outputs(c, r);
+            r.setup_s = seconds_since(setup_t0);
             if (!r.validation.ok) return fail(s, Status::ValidationFailed, "validation failed: " + r.validation.detail);
+            const bool gated = opt_.timing == TimingMode::Gated && dev->supports_gated_timing();
+            dev->set_timing_mode(gated ? TimingMode::Gated : TimingMode::Plain);
+            r.timing = gated ? "gated" : "plain";
+            if (opt_.timing == TimingMode::Gated && !gated) r.timing_note = "this backend cannot gate: timed plainly";
             current_device_ = dev;
             current_index_ = i;
             s.ready = true;
@@ -288,11 +296,92 @@ private:
             }
             return;
         }
+        const auto t0 = std::chrono::steady_clock::now();
         if (opt_.gb_picks_iterations)
             measure_gb_iterations(i, st);
         else
             measure_until_stable(i, st);
+        if (s.ready && opt_.batch && !interrupted()) measure_batch(s);
+        s.result.sampling_s += seconds_since(t0);
         if (s.ready) s.result.status = Status::Ok;
+    }
+
+    static double seconds_since(std::chrono::steady_clock::time_point t0) {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
+
+    // Samples gated; a region that cannot be held (GateTimeout) voids the sample and the
+    // benchmark is timed plainly from then on, saying why.
+    double timed_run() {
+        try {
+            return current_device_->time_ms([this] { current_->run(); });
+        } catch (const GateTimeout& e) {
+            current_device_->set_timing_mode(TimingMode::Plain);
+            BenchmarkResult& r = states_[current_index_].result;
+            r.timing = "plain";
+            r.timing_note = std::string(e.what()) + "; timed plainly instead";
+            return current_device_->time_ms([this] { current_->run(); });
+        }
+    }
+
+    // The SM clock after a sample (NVML); flags the benchmark when it ran throttled.
+    void observe_clock(State& s) {
+        const auto c = current_device_->clock_sample();
+        if (!c || c->max_sm_mhz <= 0) return;
+        ClockRecord& k = s.result.clock;
+        k.sm_mhz_min = k.known() ? std::min(k.sm_mhz_min, c->sm_mhz) : c->sm_mhz;
+        k.sm_mhz_max = k.known() ? std::max(k.sm_mhz_max, c->sm_mhz) : c->sm_mhz;
+        k.max_sm_mhz = c->max_sm_mhz;
+        for (const auto& reason : clock_reason_names(c->reasons))
+            if (std::find(k.reasons.begin(), k.reasons.end(), reason) == k.reasons.end()) k.reasons.push_back(reason);
+        // nvbench's rule: a sample is suspect below 75% of the maximum clock; slowdowns are named.
+        const bool slowdown = (c->reasons & clock_reason::slowdowns) != 0;
+        if (c->sm_mhz < c->max_sm_mhz * 3 / 4 || slowdown) s.result.throttled = true;
+    }
+
+    // Batch timing (nvbench's "batch"): runs back to back between one pair of events, no
+    // gate, so launch overhead overlaps execution; one run's share is reported beside the
+    // gated median. Aimed at kBatchTargetMs per batch; a run that long is its own batch.
+    void measure_batch(State& s) {
+        const Summary sum = summarize(s.result.samples_ms);
+        if (!(sum.median > 0)) return;
+        const auto runs = static_cast<std::int64_t>(
+            std::clamp(std::ceil(kBatchTargetMs / sum.median), 1.0, double(kMaxBatchRuns)));
+        const int batches = sum.median * double(runs) >= 5 * kBatchTargetMs ? 1 : 3;
+        const TimingMode mode = current_device_->timing_mode();
+        current_device_->set_timing_mode(TimingMode::Plain);
+        std::vector<double> per_run;
+        try {
+            for (int b = 0; b < batches && !interrupted(); ++b) {
+                const double ms = current_device_->time_ms([&] {
+                    for (std::int64_t k = 0; k < runs; ++k) current_->run();
+                });
+                per_run.push_back(ms / double(runs));
+            }
+        } catch (...) {
+            current_device_->set_timing_mode(mode);
+            throw;
+        }
+        current_device_->set_timing_mode(mode);
+        if (per_run.empty()) return;
+        s.result.batch_samples_ms = per_run;
+        std::sort(per_run.begin(), per_run.end());
+        s.result.batch_ms = per_run[per_run.size() / 2];
+        s.result.batch_runs = runs;
+    }
+
+    // The stopping rule for the next benchmark: the user's, tightened under --budget so the
+    // remaining wall time is shared evenly by the benchmarks still to run.
+    StoppingRule planned_rule(std::size_t i) const {
+        StoppingRule r = opt_.rule;
+        if (opt_.budget_s <= 0) return r;
+        const double left = std::max(0.0, opt_.budget_s - seconds_since(started_));
+        const double share = left / double(cases_.size() - i);
+        // Sampling gets most of a share; compiles, inputs and validation need the rest.
+        const double sampling = share * kSamplingShare;
+        r.timeout_s = std::min(r.timeout_s, sampling);
+        r.min_time_s = std::min(r.min_time_s, sampling);
+        return r;
     }
 
     // One timed run; the L2 flush, when asked for, happens outside the timed region.
@@ -305,7 +394,7 @@ private:
             }
             current_device_->fill_u32(flush_, ++flush_pattern_);
         }
-        return current_device_->time_ms([this] { current_->run(); });
+        return timed_run();
     }
 
     bool stop_for_interrupt(State& s, benchmark::State& st) {
@@ -320,20 +409,23 @@ private:
     // stopping rule is satisfied; its reported time is their mean.
     void measure_until_stable(std::size_t i, benchmark::State& st) {
         State& s = states_[i];
+        const StoppingRule rule = planned_rule(i);
         for (auto _ : st) {
             std::vector<double> run;
             const auto t0 = std::chrono::steady_clock::now();
             for (;;) {
                 run.push_back(sample());
+                observe_clock(s);
                 if (stop_for_interrupt(s, st)) break;
-                const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-                if (opt_.rule.done(run, wall)) break;
+                if (rule.done(run, seconds_since(t0))) break;
             }
             if (!s.ready) break;
             double sum = 0;
             for (double x : run) sum += x;
             st.SetIterationTime(sum / double(run.size()) * 1e-3);
             s.result.noisy = s.result.noisy || opt_.rule.noisy(run);
+            const bool tightened = rule.timeout_s < opt_.rule.timeout_s || rule.min_time_s < opt_.rule.min_time_s;
+            if (tightened && !opt_.rule.met(run)) s.result.budget_cut = true;
             s.result.samples_ms.insert(s.result.samples_ms.end(), run.begin(), run.end());
         }
     }
@@ -347,6 +439,7 @@ private:
         last_iterations_[i] = std::max<std::int64_t>(last_iterations_[i], st.max_iterations);
         for (auto _ : st) {
             const double ms = sample();
+            observe_clock(s);
             st.SetIterationTime(ms * 1e-3);
             s.result.samples_ms.push_back(ms);
             if (stop_for_interrupt(s, st)) break;
@@ -389,6 +482,11 @@ private:
     std::uint32_t flush_pattern_ = 0;
     std::size_t current_index_ = SIZE_MAX;
     bool stop_ = false;
+    std::chrono::steady_clock::time_point started_;
+
+    static constexpr double kBatchTargetMs = 10;
+    static constexpr std::int64_t kMaxBatchRuns = 1000;
+    static constexpr double kSamplingShare = 0.7;
 
 public:
     ~Session() {

@@ -25,6 +25,9 @@ struct RunnerOptions {
     bool keep_going = false;          // carry on after a failed case
     std::string save_outputs_dir;     // write inputs/outputs as .npy when non-empty
     bool progress = false;            // one line per case on stderr
+    TimingMode timing = TimingMode::Gated;  // how samples are bracketed (docs/measurement.md)
+    bool batch = true;                // also time back-to-back runs (batch timing)
+    double budget_s = 0;              // plan sampling so the run ends within this wall time (0: none)
 };
 
 // Runs the cases and returns their results (environment filled by the caller). Google

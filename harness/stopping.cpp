@@ -16,6 +16,10 @@ double relative_stddev(const std::vector<double>& s) {
 bool StoppingRule::done(const std::vector<double>& s, double wall_s) const {
     if (s.size() >= max_samples) return true;
     if (wall_s >= timeout_s && s.size() >= 2) return true;
+    return met(s);
+}
+
+bool StoppingRule::met(const std::vector<double>& s) const {
     if (s.size() < min_samples) return false;
     const double total_s = std::accumulate(s.begin(), s.end(), 0.0) * 1e-3;
     return total_s >= min_time_s && relative_stddev(s) <= max_noise;

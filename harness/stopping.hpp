@@ -18,6 +18,9 @@ struct StoppingRule {
 
     // samples in ms; wall_s = wall time spent sampling so far.
     bool done(const std::vector<double>& samples_ms, double wall_s) const;
+    // Whether the samples meet the rule on their own merit: enough of them, enough device
+    // time, noise at most max_noise (a stop by timeout or max_samples aside).
+    bool met(const std::vector<double>& samples_ms) const;
     // True when sampling ended without reaching max_noise.
     bool noisy(const std::vector<double>& samples_ms) const;
 };

@@ -37,14 +37,26 @@ std::string throughput_text(const BenchmarkResult& b) {
     return "";
 }
 
+// n: noisy, t: throttled, b: budget cut, p: plain timing where gated was asked for.
+std::string result_flags(const BenchmarkResult& b) {
+    std::string f;
+    if (b.noisy) f += 'n';
+    if (b.throttled) f += 't';
+    if (b.budget_cut) f += 'b';
+    if (b.timing == "plain" && !b.timing_note.empty()) f += 'p';
+    return f;
+}
+
 }  // namespace
 
 std::string format_results_table(const Results& r, bool color) {
     struct Row {
-        std::string cells[7];
+        std::string cells[9];
         bool bad;
     };
-    const char* head[7] = {"benchmark", "device", "status", "median ms", "rsd", "throughput", "speedup"};
+    constexpr int kCols = 9;
+    const char* head[kCols] = {"benchmark", "device", "status", "median ms", "rsd", "batch ms", "throughput", "speedup", "flags"};
+    bool any_flag = false;
     std::vector<Row> rows;
     for (const auto& b : r.benchmarks) {
         Row row{};
@@ -55,31 +67,36 @@ std::string format_results_table(const Results& r, bool color) {
         if (b.status == Status::Ok) {
             row.cells[3] = fmt("%.4f", b.summary.median);
             row.cells[4] = fmt("%.1f%%", 100 * b.summary.rsd);
-            row.cells[5] = throughput_text(b);
+            if (b.batch_ms > 0) row.cells[5] = fmt("%.4f", b.batch_ms);
+            row.cells[6] = throughput_text(b);
             std::string base_id;
             const double base = baseline_median(r, b, &base_id);
             if (base > 0 && b.summary.median > 0)
-                row.cells[6] = fmt("%.2fx", base / b.summary.median) + (base_id == "cuda-native" ? "" : " vs " + base_id);
+                row.cells[7] = fmt("%.2fx", base / b.summary.median) + (base_id == "cuda-native" ? "" : " vs " + base_id);
+            row.cells[8] = result_flags(b);
+            any_flag = any_flag || !row.cells[8].empty();
         }
         rows.push_back(row);
     }
-    std::size_t w[7];
-    for (int c = 0; c < 7; ++c) {
+    std::size_t w[kCols];
+    for (int c = 0; c < kCols; ++c) {
         w[c] = std::string(head[c]).size();
         for (const auto& row : rows) w[c] = std::max(w[c], row.cells[c].size());
     }
     std::ostringstream out;
     auto line = [&](const std::string* cells, const char* on, const char* off) {
-        for (int c = 0; c < 7; ++c) {
-            const bool right = c >= 3;
+        const int last = kCols - 1;
+        for (int c = 0; c < kCols; ++c) {
+            const bool right = c >= 3 && c < last;
             std::string cell = cells[c];
             std::string pad(w[c] - cell.size(), ' ');
             if (c == 2 && on) cell = on + cell + off;
-            out << (right ? pad + cell : cell + pad) << (c < 6 ? "  " : "\n");
+            if (c == last) out << cell << "\n";
+            else out << (right ? pad + cell : cell + pad) << "  ";
         }
     };
-    std::string h[7];
-    for (int c = 0; c < 7; ++c) h[c] = head[c];
+    std::string h[kCols];
+    for (int c = 0; c < kCols; ++c) h[c] = head[c];
     line(h, nullptr, nullptr);
     for (const auto& row : rows) {
         const bool ok = row.cells[2] == "ok";
@@ -89,6 +106,10 @@ std::string format_results_table(const Results& r, bool color) {
             line(row.cells, nullptr, nullptr);
     }
     out << "speedup: baseline median / this median, against cuda-native of the same program, dataset, variant and launch\n";
+    out << "batch ms: one run's share of back-to-back runs (launch overhead overlapped); median ms is gated unless flagged p\n";
+    if (any_flag)
+        out << "flags: n noisy (stopping rule timed out), t GPU clock throttled, b sampling cut by --budget, "
+               "p timed plainly (gated timing unavailable)\n";
     return out.str();
 }
 

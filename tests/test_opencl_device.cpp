@@ -3,12 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <unistd.h>
@@ -381,6 +383,46 @@ TEST_F(OpenClDevice, TimeMsSpansEveryLaunchOfTheRegion) {
     const double one = min_span_ms(*dev_, *module_, 1), twenty = min_span_ms(*dev_, *module_, 20);
     EXPECT_GT(one, 0.0);
     EXPECT_GT(twenty, 5.0 * one) << "1 launch " << one << " ms, 20 launches " << twenty << " ms";
+}
+
+// Gated timing holds the queue while the region is enqueued: host time spent enqueuing (here
+// a 300 ms pause after the launch) is not in the span. Plain timing's end marker is only
+// enqueued after the pause, so its span includes it.
+TEST_F(OpenClDevice, GatedTimingLeavesOutTheTimeSpentEnqueuing) {
+    if (!dev_->supports_gated_timing()) GTEST_SKIP() << "this platform cannot gate (no user events)";
+    const std::uint32_t w = 256, h = 64;
+    Buffer out = dev_->alloc(w * h * 4);
+    tb::Kernel k = module_->kernel("coords");
+    auto region = [&] {
+        dev_->launch(k, Dim3{w / 16, h / 16}, Dim3{16, 16}, Args(out, w));
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    };
+    dev_->set_timing_mode(tb::TimingMode::Gated);
+    const double gated = dev_->time_ms(region);
+    dev_->set_timing_mode(tb::TimingMode::Plain);
+    const double plain = dev_->time_ms(region);
+    EXPECT_GT(gated, 0.0);
+    EXPECT_LT(gated, 150.0) << "the span covered the host's pause: the queue was not held";
+    EXPECT_GE(plain, 290.0) << "plain timing ends at a marker enqueued after the pause";
+}
+
+// A blocking call inside a gated region would wait forever for the held queue: the gate
+// opens, the sample is void (GateTimeout), and the device stays usable.
+TEST_F(OpenClDevice, BlockingCallInsideAGatedRegionVoidsTheSample) {
+    if (!dev_->supports_gated_timing()) GTEST_SKIP() << "this platform cannot gate (no user events)";
+    const std::uint32_t w = 256, h = 64;
+    Buffer out = dev_->alloc(w * h * 4);
+    tb::Kernel k = module_->kernel("coords");
+    std::vector<std::uint32_t> got(w * h);
+    dev_->set_timing_mode(tb::TimingMode::Gated);
+    EXPECT_THROW(dev_->time_ms([&] {
+        dev_->launch(k, Dim3{w / 16, h / 16}, Dim3{16, 16}, Args(out, w));
+        dev_->download(got.data(), out, got.size() * 4);
+    }),
+                 tb::GateTimeout);
+    EXPECT_EQ(got[w + 3], 3u + 1000u) << "the download after the opened gate saw the kernel's output";
+    EXPECT_GT(dev_->time_ms([&] { dev_->launch(k, Dim3{w / 16, h / 16}, Dim3{16, 16}, Args(out, w)); }), 0.0);
+    dev_->set_timing_mode(tb::TimingMode::Plain);
 }
 
 using tb::test::ScopedEnv;

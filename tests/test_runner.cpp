@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,6 +25,16 @@ struct Census {
     int live = 0, most_live = 0, opened = 0;
 };
 Census census;
+
+// What the fake devices do; each test sets what it needs and the fixture resets it.
+struct FakeBehaviour {
+    bool can_gate = true;
+    bool gate_times_out = false;           // time_ms in gated mode throws GateTimeout
+    double ms_per_launch = 0.01;           // device time a sample reports per launch
+    int sleep_us_per_sample = 0;           // wall time a sample takes
+    std::optional<ClockSample> clock;      // what clock_sample() returns
+};
+FakeBehaviour behaviour;
 
 class FakeModule final : public Module {
 public:
@@ -48,13 +61,18 @@ public:
     std::unique_ptr<Module> compile(const Source&, const CompileOptions&) override {
         return std::make_unique<FakeModule>();
     }
-    void launch(const Kernel&, Dim3, Dim3, const Args&) override {}
+    void launch(const Kernel&, Dim3, Dim3, const Args&) override { ++launches_; }
     void synchronize() override {}
     std::size_t max_group_size(const Kernel&) override { return 256; }
     double time_ms(const std::function<void()>& work) override {
+        if (timing_mode() == TimingMode::Gated && behaviour.gate_times_out) throw GateTimeout("gate held too long");
+        launches_ = 0;
         work();
-        return 0.01;
+        if (behaviour.sleep_us_per_sample) std::this_thread::sleep_for(std::chrono::microseconds(behaviour.sleep_us_per_sample));
+        return behaviour.ms_per_launch * double(launches_);
     }
+    bool supports_gated_timing() const override { return behaviour.can_gate; }
+    std::optional<ClockSample> clock_sample() override { return behaviour.clock; }
 
 protected:
     std::uint64_t raw_alloc(std::size_t) override { return ++next_; }
@@ -63,6 +81,7 @@ protected:
 private:
     DeviceInfo info_;
     std::uint64_t next_ = 0;
+    std::int64_t launches_ = 0;
 };
 
 class FakeBackend final : public Backend {
@@ -101,11 +120,130 @@ public:
     }
 };
 
-TEST(Runner, ClosesOneBackendsDeviceBeforeOpeningTheNext) {
+void init_google_benchmark() {
+    static bool done = false;
+    if (done) return;
+    done = true;
     int argc = 1;
     char arg0[] = "test_runner";
     char* argv[] = {arg0, nullptr};
     benchmark::Initialize(&argc, argv);
+}
+
+// `count` cases of one fake backend, run with `opt`.
+Results run_fake(std::size_t count, const RunnerOptions& opt) {
+    init_google_benchmark();
+    static FakeProgram program;
+    std::vector<BackendSlot> slots(1);
+    slots[0].id = "fake";
+    slots[0].backend = std::make_unique<FakeBackend>("fake");
+    slots[0].devices = slots[0].backend->devices();
+    std::vector<Case> cases;
+    for (std::size_t i = 0; i < count; ++i)
+        cases.push_back(Case{&program, program.datasets()[0], "default", LaunchMode::Stream, 0, 0,
+                             "fake/tiny/" + std::to_string(i)});
+    return run_cases(slots, cases, opt);
+}
+
+RunnerOptions quick_options() {
+    RunnerOptions opt;
+    opt.calibrate = false;
+    opt.compile_twice = false;
+    opt.rule.min_samples = 2;
+    opt.rule.max_samples = 3;
+    opt.rule.min_time_s = 0;
+    return opt;
+}
+
+class RunnerTiming : public ::testing::Test {
+protected:
+    void SetUp() override { behaviour = FakeBehaviour{}; }
+    void TearDown() override { behaviour = FakeBehaviour{}; }
+};
+
+TEST_F(RunnerTiming, GatesWhereTheBackendCan) {
+    const Results r = run_fake(2, quick_options());
+    for (const auto& b : r.benchmarks) {
+        EXPECT_EQ(b.status, Status::Ok) << b.error;
+        EXPECT_EQ(b.timing, "gated");
+        EXPECT_TRUE(b.timing_note.empty());
+    }
+    RunnerOptions plain = quick_options();
+    plain.timing = TimingMode::Plain;
+    for (const auto& b : run_fake(1, plain).benchmarks) EXPECT_EQ(b.timing, "plain");
+}
+
+TEST_F(RunnerTiming, SaysWhyItTimedPlainly) {
+    behaviour.can_gate = false;
+    for (const auto& b : run_fake(1, quick_options()).benchmarks) {
+        EXPECT_EQ(b.timing, "plain");
+        EXPECT_NE(b.timing_note.find("cannot gate"), std::string::npos) << b.timing_note;
+    }
+    behaviour.can_gate = true;
+    behaviour.gate_times_out = true;
+    for (const auto& b : run_fake(2, quick_options()).benchmarks) {
+        EXPECT_EQ(b.status, Status::Ok) << b.error;
+        EXPECT_EQ(b.timing, "plain");
+        EXPECT_NE(b.timing_note.find("gate held too long"), std::string::npos) << b.timing_note;
+        EXPECT_GE(b.samples_ms.size(), 2u) << "the voided sample is taken again, plainly";
+    }
+}
+
+TEST_F(RunnerTiming, BatchTimesBackToBackRuns) {
+    behaviour.ms_per_launch = 0.5;  // one launch per run: 20 runs make the 10 ms batch
+    const Results r = run_fake(1, quick_options());
+    ASSERT_EQ(r.benchmarks.size(), 1u);
+    const auto& b = r.benchmarks[0];
+    EXPECT_EQ(b.batch_runs, 20);
+    EXPECT_EQ(b.batch_samples_ms.size(), 3u);
+    EXPECT_DOUBLE_EQ(b.batch_ms, 0.5);
+    RunnerOptions off = quick_options();
+    off.batch = false;
+    EXPECT_EQ(run_fake(1, off).benchmarks[0].batch_ms, 0.0);
+}
+
+TEST_F(RunnerTiming, FlagsAThrottledClock) {
+    behaviour.clock = ClockSample{1900, 1980, clock_reason::sw_power_cap};
+    auto b = run_fake(1, quick_options()).benchmarks.at(0);
+    EXPECT_FALSE(b.throttled) << "a power cap that keeps the clock near its maximum is not throttling";
+    EXPECT_EQ(b.clock.sm_mhz_min, 1900);
+    EXPECT_EQ(b.clock.max_sm_mhz, 1980);
+    EXPECT_EQ(b.clock.reasons, std::vector<std::string>{"sw_power_cap"});
+
+    behaviour.clock = ClockSample{1400, 1980, clock_reason::sw_power_cap};
+    EXPECT_TRUE(run_fake(1, quick_options()).benchmarks.at(0).throttled) << "below 75% of the maximum";
+    behaviour.clock = ClockSample{1900, 1980, clock_reason::hw_thermal_slowdown};
+    EXPECT_TRUE(run_fake(1, quick_options()).benchmarks.at(0).throttled) << "a slowdown reason";
+    behaviour.clock.reset();
+    EXPECT_FALSE(run_fake(1, quick_options()).benchmarks.at(0).clock.known());
+}
+
+TEST_F(RunnerTiming, BudgetCutsSamplesNotBenchmarks) {
+    // Unbudgeted, each benchmark would need 250 samples of 1 ms (--min-time 0.25 s) at
+    // 2 ms of wall time each: 3 s for six. A 1 s budget must cut every one, yet time each.
+    behaviour.ms_per_launch = 1.0;
+    behaviour.sleep_us_per_sample = 2000;
+    RunnerOptions opt = quick_options();
+    opt.batch = false;
+    opt.rule.min_samples = 10;
+    opt.rule.max_samples = 2000;
+    opt.rule.min_time_s = 0.25;
+    opt.budget_s = 1.0;
+    const Results r = run_fake(6, opt);
+    ASSERT_EQ(r.benchmarks.size(), 6u);
+    for (const auto& b : r.benchmarks) {
+        EXPECT_EQ(b.status, Status::Ok) << b.error;
+        EXPECT_GE(b.samples_ms.size(), 2u);
+        EXPECT_LT(b.samples_ms.size(), 250u);
+        EXPECT_TRUE(b.budget_cut);
+    }
+    opt.budget_s = 0;
+    opt.rule.min_time_s = 0.002;
+    for (const auto& b : run_fake(2, opt).benchmarks) EXPECT_FALSE(b.budget_cut);
+}
+
+TEST(Runner, ClosesOneBackendsDeviceBeforeOpeningTheNext) {
+    init_google_benchmark();
 
     FakeProgram program;
     std::vector<BackendSlot> slots;

@@ -25,7 +25,8 @@ namespace tb::cuda {
     X(cuEventSynchronize) X(cuEventElapsedTime) X(cuModuleLoadDataEx) X(cuModuleUnload)         \
     X(cuModuleGetFunction) X(cuFuncGetAttribute) X(cuFuncSetAttribute) X(cuLaunchKernel)        \
     X(cuStreamBeginCapture) X(cuStreamEndCapture) X(cuGraphInstantiateWithFlags)                \
-    X(cuGraphLaunch) X(cuGraphExecDestroy) X(cuGraphDestroy)
+    X(cuGraphLaunch) X(cuGraphExecDestroy) X(cuGraphDestroy) X(cuMemHostAlloc) X(cuMemFreeHost)                 \
+    X(cuMemHostGetDevicePointer) X(cuDeviceGetPCIBusId)
 
 // Entry points newer drivers have; nullptr when the driver lacks them.
 #define TB_CUDA_OPTIONAL_ENTRY_POINTS(X) X(cuFuncGetParamInfo) /* CUDA 12.4 */

@@ -13,7 +13,9 @@
 
 #include "cuda_api.hpp"
 #include "cuda_device_impl.hpp"
+#include "nvml_api.hpp"
 #include "nvrtc_api.hpp"
+#include "stream_gate.hpp"
 
 namespace tb::cuda {
 namespace {
@@ -224,6 +226,7 @@ public:
         check_range("upload", dst, bytes, offset);
         if (bytes == 0) return;
         bind();
+        open_gate_early();
         TB_CU(cuStreamSynchronize, stream_);  // time the copy alone, not earlier work
         auto timer = time_upload(bytes);
         TB_CU(cuMemcpyHtoDAsync, dst.handle() + offset, src, bytes, stream_);
@@ -234,6 +237,7 @@ public:
         check_range("download", src, bytes, offset);
         if (bytes == 0) return;
         bind();
+        open_gate_early();
         TB_CU(cuStreamSynchronize, stream_);  // time the copy alone, not earlier work
         auto timer = time_download(bytes);
         TB_CU(cuMemcpyDtoHAsync, dst, src.handle() + offset, bytes, stream_);
@@ -307,6 +311,7 @@ public:
 
     void synchronize() override {
         bind();
+        open_gate_early();
         TB_CU(cuStreamSynchronize, stream_);
     }
 
@@ -321,13 +326,48 @@ public:
 
     double time_ms(const std::function<void()>& work) override {
         bind();
-        TB_CU(cuEventRecord, start_, stream_);
-        work();
-        TB_CU(cuEventRecord, stop_, stream_);
+        if (timing_mode() == TimingMode::Plain) {
+            TB_CU(cuEventRecord, start_, stream_);
+            work();
+            TB_CU(cuEventRecord, stop_, stream_);
+        } else {
+            StreamGate& gate = stream_gate();
+            gate.hold(stream_, kGateTimeoutNs);
+            gate_held_ = true;
+            gate_opened_early_ = false;
+            try {
+                TB_CU(cuEventRecord, start_, stream_);
+                work();
+                TB_CU(cuEventRecord, stop_, stream_);
+            } catch (...) {
+                gate_held_ = false;
+                gate.release();
+                throw;
+            }
+            gate_held_ = false;
+            gate.release();
+        }
         TB_CU(cuEventSynchronize, stop_);
+        if (timing_mode() == TimingMode::Gated && gate_opened_early_)
+            throw GateTimeout("gated timing: the timed work waited for the device (a blocking call inside the region)");
+        if (timing_mode() == TimingMode::Gated && stream_gate().timed_out())
+            throw GateTimeout("gated timing: the stream was held for " + std::to_string(kGateTimeoutNs / 1000000) +
+                              " ms while the work was enqueued (it synchronises, or enqueues more launches than "
+                              "the stream queues)");
         float ms = 0;
         TB_CU(cuEventElapsedTime, &ms, start_, stop_);
         return ms;
+    }
+
+    bool supports_gated_timing() const override { return true; }
+
+    std::optional<ClockSample> clock_sample() override {
+        if (pci_bus_id_.empty()) {
+            char id[64] = {};
+            TB_CU(cuDeviceGetPCIBusId, id, static_cast<int>(sizeof id - 1), dev_);
+            pci_bus_id_ = id;
+        }
+        return read_gpu_clock(pci_bus_id_);
     }
 
     bool supports_graphs() const override { return true; }
@@ -434,6 +474,17 @@ private:
         meta.max_dynamic_shared = static_cast<int>(shared);
     }
 
+    // The gate's spinning kernel, compiled on first use (a device only listed never needs it).
+    StreamGate& stream_gate() {
+        if (!gate_) {
+            const Source src{"tribench/gate.cu", gate_kernel_source(), Dialect::Cuda};
+            const PtxBuild b = compile_to_ptx(src, CompileOptions{}, own_arch());
+            bind();
+            gate_ = std::make_unique<StreamGate>(b.ptx);
+        }
+        return *gate_;
+    }
+
     void release() noexcept {
         if (!ctx_) return;
         const auto& api = driver();
@@ -442,6 +493,7 @@ private:
             warn_if_failed(api.cuStreamSynchronize(stream_), "cuStreamSynchronize");
             warn_if_failed(api.cuStreamDestroy(stream_), "cuStreamDestroy");
         }
+        gate_.reset();
         if (start_) warn_if_failed(api.cuEventDestroy(start_), "cuEventDestroy");
         if (stop_) warn_if_failed(api.cuEventDestroy(stop_), "cuEventDestroy");
         // The thread must not keep a context that the release may destroy.
@@ -456,6 +508,23 @@ private:
     CUcontext ctx_ = nullptr;
     CUstream stream_ = nullptr;
     CUevent start_ = nullptr, stop_ = nullptr;
+    // Enqueuing one sample takes microseconds to milliseconds; a second means the host is
+    // blocked behind the held stream and never will release it.
+    static constexpr std::uint64_t kGateTimeoutNs = 1000000000;
+    std::unique_ptr<StreamGate> gate_;
+    bool gate_held_ = false;  // a gated time_ms region is being enqueued
+    bool gate_opened_early_ = false;
+    std::string pci_bus_id_;
+
+    // A blocking call inside a gated region would wait for the gate's timeout: open it first
+    // and void the sample (time_ms throws GateTimeout).
+    void open_gate_early() {
+        if (gate_held_) {
+            gate_->release();
+            gate_held_ = false;
+            gate_opened_early_ = true;
+        }
+    }
     std::string arch_;
     std::unordered_map<CUfunction, KernelMeta> kernels_;  // kernels of live modules, by handle
     PackedArgs scratch_;

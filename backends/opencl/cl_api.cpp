@@ -61,6 +61,8 @@ Loaded load() {
         bind(l.lib, a.Finish, "clFinish");
         bind(l.lib, a.GetEventProfilingInfo, "clGetEventProfilingInfo");
         bind(l.lib, a.ReleaseEvent, "clReleaseEvent");
+        bind_optional(l.lib, a.CreateUserEvent, "clCreateUserEvent");
+        bind_optional(l.lib, a.SetUserEventStatus, "clSetUserEventStatus");
     } catch (const Error& e) {
         l.error = e.what();
     }

@@ -45,6 +45,9 @@ struct Api {
     decltype(&::clFinish) Finish = nullptr;
     decltype(&::clGetEventProfilingInfo) GetEventProfilingInfo = nullptr;
     decltype(&::clReleaseEvent) ReleaseEvent = nullptr;
+    // OpenCL 1.1+; nullptr when the loader lacks them (then gated timing falls back to plain).
+    decltype(&::clCreateUserEvent) CreateUserEvent = nullptr;
+    decltype(&::clSetUserEventStatus) SetUserEventStatus = nullptr;
 };
 
 // Loads the library once per process. Throws tb::Error("libOpenCL.so.1 not found") when no

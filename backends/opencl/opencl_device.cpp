@@ -2,14 +2,18 @@
 // profiling queue per opened device.
 #include "opencl_device.hpp"
 
+#include <optional>
+
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <type_traits>
 #include <unordered_map>
 
 #include "cl_api.hpp"
 #include "cl_build.hpp"
 #include "cl_events.hpp"
+#include "cl_gate.hpp"
 #include "cl_info.hpp"
 #include "cl_module.hpp"
 
@@ -76,6 +80,7 @@ public:
     void upload(const Buffer& dst, const void* src, std::size_t bytes, std::size_t offset) override {
         check_range("upload", dst, bytes, offset);
         if (bytes == 0) return;
+        open_gate_early();
         check(api().Finish(queue_), "clFinish");  // time the copy alone, not earlier work
         auto timer = time_upload(bytes);
         cl_event ev = nullptr;
@@ -87,6 +92,7 @@ public:
     void download(void* dst, const Buffer& src, std::size_t bytes, std::size_t offset) override {
         check_range("download", src, bytes, offset);
         if (bytes == 0) return;
+        open_gate_early();
         check(api().Finish(queue_), "clFinish");
         auto timer = time_download(bytes);
         cl_event ev = nullptr;
@@ -147,7 +153,10 @@ public:
         keep(ev);
     }
 
-    void synchronize() override { check(api().Finish(queue_), "clFinish"); }
+    void synchronize() override {
+        open_gate_early();
+        check(api().Finish(queue_), "clFinish");
+    }
     void* native_queue() const override { return queue_; }
 
     std::size_t max_group_size(const Kernel& k) override {
@@ -158,25 +167,36 @@ public:
         return n;
     }
 
+    bool supports_gated_timing() const override { return cl::QueueGate::supported(); }
+
     double time_ms(const std::function<void()>& work) override {
         if (timing_) throw Error("opencl: time_ms regions cannot be nested");
         cl::EventSpan span(span_mode_);
+        std::optional<cl::QueueGate> gate;
+        if (timing_mode() == TimingMode::Gated && supports_gated_timing()) gate.emplace(ctx_, queue_);
+        gate_ = gate ? &*gate : nullptr;
+        gate_opened_early_ = false;
         timing_ = &span;
         try {
             work();
+            if (span_mode_ == cl::SpanMode::bracket && !span.empty()) {
+                // In an in-order queue the marker ends after everything enqueued before it.
+                cl_event end = nullptr;
+                check(api().EnqueueMarkerWithWaitList(queue_, 0, nullptr, &end), "clEnqueueMarkerWithWaitList");
+                span.add(end);
+            }
         } catch (...) {
             timing_ = nullptr;
-            throw;
+            gate_ = nullptr;
+            throw;  // the gate's destructor opens it
         }
         timing_ = nullptr;
-        if (span_mode_ == cl::SpanMode::bracket && !span.empty()) {
-            // In an in-order queue the marker ends after everything enqueued before it.
-            cl_event end = nullptr;
-            check(api().EnqueueMarkerWithWaitList(queue_, 0, nullptr, &end), "clEnqueueMarkerWithWaitList");
-            span.add(end);
-        }
+        gate_ = nullptr;
+        if (gate) gate->open();
         check(api().Finish(queue_), "clFinish");
         if (span.empty()) throw Error("opencl: time_ms: the timed work enqueued nothing");
+        if (gate_opened_early_)
+            throw GateTimeout("gated timing: the timed work waited for the device (a blocking call inside the region)");
         return span.elapsed_ms();
     }
 
@@ -271,6 +291,17 @@ private:
     cl_command_queue queue_ = nullptr;
     cl::SpanMode span_mode_ = cl::SpanMode::bracket;
     cl::EventSpan* timing_ = nullptr;  // set while a time_ms region is open
+    cl::QueueGate* gate_ = nullptr;    // set while a gated region holds the queue
+    bool gate_opened_early_ = false;
+
+    // A blocking call inside a gated region would wait forever on the held queue: open it
+    // first and void the sample (time_ms throws GateTimeout).
+    void open_gate_early() {
+        if (gate_ && !gate_->is_open()) {
+            gate_->open();
+            gate_opened_early_ = true;
+        }
+    }
     std::unordered_map<std::uint64_t, std::size_t> sizes_;
     std::uint64_t allocated_ = 0;
 };

@@ -1,0 +1,33 @@
+#include "profiles.hpp"
+
+#include "device.hpp"
+
+namespace tb {
+
+const std::vector<RunProfile>& all_profiles() {
+    // ci: every program on every backend (and vendor) at one mid-size dataset: large enough
+    // that a GPU kernel runs for tens of microseconds, small enough that PoCL on two cores
+    // finishes in about two minutes. Stream launches only; every variant.
+    static const std::vector<RunProfile> profiles = {
+        {"ci",
+         "one mid-size dataset per program, every backend and variant, stream launches; for CI regression runs",
+         {"1024x1024", "n10k", "2d-512x512", "200k-d2-k5", "64x64x64", "poisson2d-m"},
+         {"stream"},
+         /*min_time_s=*/0.05,
+         /*timeout_s=*/1.0,
+         /*min_samples=*/5,
+         /*budget_s=*/0},
+    };
+    return profiles;
+}
+
+const RunProfile& find_profile(const std::string& name) {
+    std::string known;
+    for (const auto& p : all_profiles()) {
+        if (p.name == name) return p;
+        known += (known.empty() ? "" : ", ") + p.name;
+    }
+    throw Error("unknown profile '" + name + "' (known: " + known + ")");
+}
+
+}  // namespace tb
