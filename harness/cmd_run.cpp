@@ -7,6 +7,7 @@
 #include "commands.hpp"
 #include "environment.hpp"
 #include "runner.hpp"
+#include "shard_run.hpp"
 #include "table.hpp"
 #ifdef TRIBENCH_HAVE_CUDA
 #include "cuda/kernel_cache.hpp"
@@ -27,6 +28,27 @@ std::vector<LaunchMode> parse_launches(const std::vector<std::string>& names) {
     return out;
 }
 
+// --shard, --cost-from, --dry-run and --parallel-devices: combinations that cannot work.
+void check_scale_out_options(const RunOptions& o) {
+    bool gb_filter = false;
+    for (const auto& a : o.argv) gb_filter = gb_filter || a.rfind("--benchmark_filter", 0) == 0;
+    const bool split = !o.shard.empty() || o.parallel_devices;
+    if (gb_filter && split)
+        throw Error("--shard and --parallel-devices cannot take --benchmark_filter (a shard must know the whole "
+                    "selection); select with --program, --dataset, --backend, --variant");
+    if (!o.cost_from.empty() && !split && !o.dry_run)
+        throw Error("--cost-from balances shards: it needs --shard, --parallel-devices or --dry-run");
+    if (o.parallel_devices && !o.shard.empty())
+        throw Error("--parallel-devices makes one shard per GPU itself: drop --shard");
+    // Each process sees its one GPU as device 0: an index would mean something else in each.
+    for (const auto& d : split_list(o.devices))
+        if (o.parallel_devices && d.find_first_not_of("0123456789") == std::string::npos)
+            throw Error("--parallel-devices pins one GPU per process through CUDA_VISIBLE_DEVICES: choose the GPUs "
+                        "there, not with --device " + d);
+    if (o.parallel_devices && o.dry_run)
+        throw Error("--parallel-devices runs the shards: see a split with --dry-run --shard K/N");
+}
+
 }  // namespace
 
 int cmd_run(const RunOptions& o) {
@@ -44,7 +66,7 @@ int cmd_run(const RunOptions& o) {
     ro.compile_twice = !o.no_cache;
     ro.keep_going = o.keep_going;
     ro.save_outputs_dir = o.save_outputs;
-    ro.progress = isatty(STDERR_FILENO);
+    ro.progress = o.progress || isatty(STDERR_FILENO);
 #ifdef TRIBENCH_HAVE_CUDA
     if (o.no_cache) cuda::set_kernel_cache_enabled(false);
 #endif
@@ -65,8 +87,10 @@ int cmd_run(const RunOptions& o) {
     if (o.small_only && o.all_datasets) throw Error("--small and --all-datasets contradict each other");
 
     req.matrix_files = o.matrix_files;
+    check_scale_out_options(o);
+    if (o.parallel_devices) return run_parallel_devices(o);
     // Fail on an unwritable output path now, not after an hour of measuring.
-    if (!o.out.empty()) {
+    if (!o.out.empty() && !o.dry_run) {
         if (std::filesystem::is_directory(o.out)) throw Error("cannot write " + o.out + ": is a directory");
         const std::string probe = o.out + ".probe";
         if (std::FILE* f = std::fopen(probe.c_str(), "w")) {
@@ -82,17 +106,26 @@ int cmd_run(const RunOptions& o) {
         throw Error("cannot create " + o.save_outputs + ": " + ec.message());
 
     auto slots = probe_requested(split_list(o.backends), &req.vendor);
-    const auto cases = plan_cases(req, slots);  // bad names fail here, before any output
+    const auto all_cases = plan_cases(req, slots);  // bad names fail here, before any output
     std::size_t available = 0;
     for (const auto& s : slots) {
         if (s.unavailable.empty()) ++available;
         else if (s.run_kernels) std::cerr << s.id << ": unavailable: " << s.unavailable << "\n";
     }
     if (available == 0) throw Error("no backend is available");
-    if (cases.empty()) throw Error("nothing to run: the selection matches no benchmark");
+    if (all_cases.empty()) throw Error("nothing to run: the selection matches no benchmark");
+    const ShardedSelection part = shard_selection(all_cases, slots, o.shard, o.cost_from, ro.rule);
+    if (o.dry_run) {
+        std::cout << format_plan(part);
+        return 0;
+    }
+    const std::vector<Case>& cases = part.cases;
 
     install_interrupt_handler();
-    Results r = run_cases(slots, cases, ro);
+    // A shard may get nothing (more shards than benchmarks): it still writes its file.
+    Results r = cases.empty() ? Results{} : run_cases(slots, cases, ro);
+    r.selection = part.selection;
+    r.shard = part.record;
     r.environment = host_environment(o.argv);
     r.environment["options"] = {{"math", o.math},
                                 {"seed", o.seed},

@@ -1,5 +1,6 @@
 #include "runner.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <csignal>
@@ -91,6 +92,7 @@ private:
     struct State {
         bool started = false;
         bool ready = false;  // validated; timing may proceed
+        double shared_setup_ms = 0;  // opening the device and compiling, left out of wall_ms
         BenchmarkResult result;
     };
 
@@ -218,10 +220,13 @@ private:
 
         current_.reset();  // one live dataset at a time
         try {
+            const auto t_shared = std::chrono::steady_clock::now();
             Device* dev = device_for(c);
             CompiledModule* m = nullptr;
+            if (!c.vendor) m = &module_for(c, *dev);
+            s.shared_setup_ms =
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t_shared).count();
             if (!c.vendor) {
-                m = &module_for(c, *dev);
                 if (!m->module) return fail(s, Status::Error, m->error);
                 r.compile_ms = m->module->compile_ms;
                 r.compile_cached = m->module->from_cache;
@@ -273,6 +278,18 @@ private:
 
     void measure(std::size_t i, benchmark::State& st) {
         State& s = states_[i];
+        // wall_ms: what this case costs beyond its device's opening and its program's compile
+        // (shared by a device's cases); `run --shard` balances shards with it (cost_model.hpp).
+        const auto t0 = std::chrono::steady_clock::now();
+        struct AddWall {
+            State& s;
+            std::chrono::steady_clock::time_point t0;
+            ~AddWall() {
+                const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+                s.result.wall_ms += std::max(0.0, ms - s.shared_setup_ms);
+                s.shared_setup_ms = 0;
+            }
+        } add_wall{s, t0};
         if (!s.started) {
             setup(i);
             report_progress(i);
