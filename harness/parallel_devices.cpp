@@ -174,6 +174,21 @@ void show(const std::vector<Shard>& all, Shard& s, const std::string& line) {
     std::fprintf(stderr, "%s\n", text.c_str());
 }
 
+// Records a shard's exit; with `block` false only if it has already ended.
+bool reap(Shard& s, bool block) {
+    if (s.pid <= 0) return true;
+    int status = 0;
+    pid_t got;
+    while ((got = ::waitpid(s.pid, &status, block ? 0 : WNOHANG)) < 0)
+        if (errno != EINTR) throw Error(std::string("waitpid failed: ") + std::strerror(errno));
+    if (got == 0) return false;
+    s.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    s.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - s.start).count();
+    s.pid = -1;
+    return true;
+}
+
+// Shows the shards' stderr until every shard has closed it and ended.
 void pump(std::vector<Shard>& shards) {
     bool forwarded = false;
     for (;;) {
@@ -185,13 +200,16 @@ void pump(std::vector<Shard>& shards) {
         }
         std::vector<pollfd> fds;
         std::vector<Shard*> owner;
-        for (auto& s : shards)
+        bool running = false;
+        for (auto& s : shards) {
             if (s.err_fd >= 0) {
                 fds.push_back(pollfd{s.err_fd, POLLIN, 0});
                 owner.push_back(&s);
             }
-        if (fds.empty()) return;
-        const int n = ::poll(fds.data(), fds.size(), 250);
+            running = !reap(s, false) || running;  // its own wall time, not the slowest shard's
+        }
+        if (fds.empty() && !running) return;
+        const int n = ::poll(fds.data(), fds.size(), 100);
         if (n < 0 && errno != EINTR) throw Error(std::string("poll failed: ") + std::strerror(errno));
         for (std::size_t i = 0; n > 0 && i < fds.size(); ++i) {
             if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
@@ -208,17 +226,6 @@ void pump(std::vector<Shard>& shards) {
             }
         }
     }
-}
-
-void reap(Shard& s) {
-    int status = 0;
-    while (::waitpid(s.pid, &status, 0) < 0)
-        if (errno != EINTR) throw Error(std::string("waitpid failed: ") + std::strerror(errno));
-    s.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-    s.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - s.start).count();
-    s.pid = -1;
-    if (s.log_fd >= 0) ::close(s.log_fd);
-    s.log_fd = -1;
 }
 
 std::string shard_folder(const std::string& out, bool* temporary) {
@@ -272,13 +279,15 @@ int run_parallel_devices(const RunOptions& o) {
         } catch (const Error&) {
             for (auto& started : shards)
                 if (started.pid > 0) ::kill(started.pid, SIGINT);
-            for (auto& started : shards)
-                if (started.pid > 0) reap(started);
+            for (auto& started : shards) reap(started, true);
             throw;
         }
     }
     pump(shards);
-    for (auto& s : shards) reap(s);
+    for (auto& s : shards) {
+        if (s.log_fd >= 0) ::close(s.log_fd);
+        s.log_fd = -1;
+    }
     sigaction(SIGINT, &old_int, nullptr);
     sigaction(SIGTERM, &old_term, nullptr);
     const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -37,7 +37,7 @@ struct ShardPlan {
 // possible for that order: a binary search over the bound with a greedy fill, exact for
 // consecutive runs. Consecutive runs keep a program's benchmarks together, so the shards
 // pay at most count - 1 compiles more than one process would (a spread-out split, as
-// longest-first greedy makes, pays nearly every compile in every shard: ~15 s per shard on
+// longest-first greedy makes, pays nearly every compile in every shard: ~13 s per shard on
 // an H100, docs/scale-out.md). Shards after the last run are empty. count must be >= 1.
 ShardPlan plan_shards(const std::vector<PlanItem>& items, int count);
 
