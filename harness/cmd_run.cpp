@@ -28,11 +28,18 @@ std::vector<LaunchMode> parse_launches(const std::vector<std::string>& names) {
     return out;
 }
 
+bool gb_flag_given(const RunOptions& o, const char* flag) {
+    for (const auto& a : o.argv)
+        if (a.rfind(flag, 0) == 0) return true;
+    return false;
+}
+
 // --shard, --cost-from, --dry-run and --parallel-devices: combinations that cannot work.
 void check_scale_out_options(const RunOptions& o) {
-    bool gb_filter = false;
-    for (const auto& a : o.argv) gb_filter = gb_filter || a.rfind("--benchmark_filter", 0) == 0;
+    const bool gb_filter = gb_flag_given(o, "--benchmark_filter");
     const bool split = !o.shard.empty() || o.parallel_devices;
+    if (o.parallel_devices && gb_flag_given(o, "--benchmark_out"))
+        throw Error("--parallel-devices cannot take --benchmark_out (every shard would write that one file)");
     if (gb_filter && split)
         throw Error("--shard and --parallel-devices cannot take --benchmark_filter (a shard must know the whole "
                     "selection); select with --program, --dataset, --backend, --variant");
@@ -124,7 +131,8 @@ int cmd_run(const RunOptions& o) {
     install_interrupt_handler();
     // A shard may get nothing (more shards than benchmarks): it still writes its file.
     Results r = cases.empty() ? Results{} : run_cases(slots, cases, ro);
-    r.selection = part.selection;
+    // Google Benchmark's filter drops cases after planning: the selection would list them.
+    if (!gb_flag_given(o, "--benchmark_filter")) r.selection = part.selection;
     r.shard = part.record;
     r.environment = host_environment(o.argv);
     r.environment["options"] = {{"math", o.math},

@@ -132,12 +132,17 @@ void spawn(Shard& s, std::vector<std::string> argv) {
 
     posix_spawn_file_actions_t actions;
     int rc = posix_spawn_file_actions_init(&actions);
-    if (rc != 0) throw Error(std::string("posix_spawn_file_actions_init failed: ") + std::strerror(rc));
+    if (rc != 0) {
+        ::close(fds[0]);
+        ::close(fds[1]);
+        throw Error(std::string("posix_spawn_file_actions_init failed: ") + std::strerror(rc));
+    }
     rc = posix_spawn_file_actions_adddup2(&actions, s.log_fd, STDOUT_FILENO);
     if (rc == 0) rc = posix_spawn_file_actions_adddup2(&actions, fds[1], STDERR_FILENO);
     auto args = c_strings(argv);
     auto envp = c_strings(env);
-    if (rc == 0) rc = posix_spawn(&s.pid, args[0], &actions, nullptr, args.data(), envp.data());
+    // spawnp: the fallback name (argv[0], when /proc/self/exe is unreadable) may be on PATH.
+    if (rc == 0) rc = posix_spawnp(&s.pid, args[0], &actions, nullptr, args.data(), envp.data());
     posix_spawn_file_actions_destroy(&actions);
     ::close(fds[1]);
     if (rc != 0) {
@@ -148,30 +153,34 @@ void spawn(Shard& s, std::vector<std::string> argv) {
     s.start = std::chrono::steady_clock::now();
 }
 
+// The log is a convenience: a failed write loses a line of it, never one of the display.
+void append_log(int fd, const std::string& line) {
+    if (fd < 0) return;
+    const std::string copy = line + "\n";
+    const ssize_t n = ::write(fd, copy.data(), copy.size());
+    (void)n;
+}
+
 // One display for all shards: each line of a shard's stderr, tagged with its GPU, and the
 // progress of all shards together.
 void show(const std::vector<Shard>& all, Shard& s, const std::string& line) {
-    if (s.log_fd >= 0) {
-        const std::string copy = line + "\n";
-        if (::write(s.log_fd, copy.data(), copy.size()) < 0) {
-        }  // the log is a convenience; the display below still shows the line
-    }
+    append_log(s.log_fd, line);
     std::size_t d = 0, t = 0;
     const bool progress = parse_progress(line, &d, &t);
-    if (progress) {
-        s.done = d;
-        s.total = t;
+    if (!progress) {
+        std::fprintf(stderr, "[GPU %s] %s\n", s.gpu.c_str(), line.c_str());
+        return;
     }
+    s.done = d;
+    s.total = t;
     std::size_t done = 0, total = 0;
     for (const auto& o : all) {
         done += o.done;
         total += o.total;
     }
-    char tag[64];
-    if (progress) std::snprintf(tag, sizeof tag, "[GPU %s | %zu/%zu] ", s.gpu.c_str(), done, total);
-    else std::snprintf(tag, sizeof tag, "[GPU %s] ", s.gpu.c_str());
-    std::string text = tag + (progress ? line.substr(line.find(']') + 2) : line);
-    std::fprintf(stderr, "%s\n", text.c_str());
+    std::size_t rest = line.find(']') + 1;
+    if (rest < line.size() && line[rest] == ' ') ++rest;
+    std::fprintf(stderr, "[GPU %s | %zu/%zu] %s\n", s.gpu.c_str(), done, total, line.c_str() + rest);
 }
 
 // Records a shard's exit; with `block` false only if it has already ended.

@@ -14,6 +14,8 @@ tb_cli_test(shard_gb_filter 2 ONE_LINE ERR "cannot take --benchmark_filter"
             ARGS run -p mandelbrot -b opencl --shard 1/2 --benchmark_filter=x)
 tb_cli_test(parallel_with_shard 2 ONE_LINE ERR "--parallel-devices makes one shard per GPU itself"
             ARGS run -p mandelbrot --parallel-devices --shard 1/2)
+tb_cli_test(parallel_gb_out 2 ONE_LINE ERR "cannot take --benchmark_out"
+            ARGS run -p mandelbrot --parallel-devices --benchmark_out=${E2E_DIR}/gb.json)
 tb_cli_test(parallel_device_index 2 ONE_LINE ERR "choose the GPUs there, not with --device 1"
             ARGS run -p mandelbrot --parallel-devices --device 1)
 tb_cli_test(merge_needs_out 2 ONE_LINE ERR "--out is required" ARGS merge ${SO_CMP}/old.json)

@@ -22,7 +22,9 @@ done
 # Jobs inherit the environment: an enclosing Slurm job's variables would confuse sbatch.
 while IFS='=' read -r name _; do [[ $name == SLURM_* ]] && unset "$name"; done < <(env)
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tribench-slurm.XXXXXX")
+base=${TMPDIR:-/tmp}
+((${#base} <= 60)) || base=/tmp  # munge's socket path must fit a sockaddr_un (108 bytes)
+tmp=$(mktemp -d "$base/tribench-slurm.XXXXXX")
 chmod 755 "$tmp"  # munged wants the socket's folder reachable by all
 pids=()
 jobs_submitted=()
