@@ -3,8 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <functional>
 #include <map>
-#include <set>
 
 #include "cost_model.hpp"
 #include "merge.hpp"
