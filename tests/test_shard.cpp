@@ -190,25 +190,27 @@ TEST(CostTable, PrefersWallTimeElseSamplesAndTransfers) {
 }
 
 TEST(CostModel, UsesTheTableElseTheDatasetSize) {
-    const Program& p = find_program("mandelbrot");
+    // Any program will do (builds may hold a subset, TRIBENCH_PROGRAMS); datasets grow in size.
+    const Program& p = *all_programs().front();
+    const std::string v = p.variants().front();
     std::vector<BackendSlot> slots(1);
     slots[0].id = "opencl";
     std::vector<Case> cases;
     for (const auto& d : p.datasets())
-        cases.push_back(Case{&p, d, "default", LaunchMode::Stream, 0, 0, "mandelbrot/" + d.name + "/opencl"});
+        cases.push_back(Case{&p, d, v, LaunchMode::Stream, 0, 0, p.name() + "/" + d.name + "/opencl"});
     ASSERT_GE(cases.size(), 2u);
     CostTable t;
     t.case_s[cases[0].name] = 1.2344;
-    t.group_s["mandelbrot/opencl"] = 2.0;
+    t.group_s[p.name() + "/opencl"] = 2.0;
     StoppingRule rule;
     rule.min_time_s = 0.25;
     rule.timeout_s = 5;
     const auto items = estimate_costs(cases, slots, t, rule);
     ASSERT_EQ(items.size(), cases.size());
     EXPECT_EQ(items[0].cost_ms, 1234);
-    EXPECT_EQ(items[0].group, "mandelbrot/opencl");
+    EXPECT_EQ(items[0].group, p.name() + "/opencl");
     EXPECT_EQ(items[0].group_cost_ms, 2000);
-    const double bytes = double(p.device_bytes(cases[1].dataset, "default"));
+    const double bytes = double(p.device_bytes(cases[1].dataset, v));
     EXPECT_EQ(items[1].cost_ms, std::llround((kModelCaseOverheadS + 0.25 + bytes * kModelSecondsPerByte) * 1e3));
     // Bigger datasets are expected to cost more.
     EXPECT_GT(items.back().cost_ms, items[1].cost_ms);
