@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -9,6 +10,7 @@
 #include "environment.hpp"
 #include "profiles.hpp"
 #include "runner.hpp"
+#include "shard_run.hpp"
 #include "table.hpp"
 #ifdef TRIBENCH_HAVE_CUDA
 #include "cuda/kernel_cache.hpp"
@@ -30,16 +32,40 @@ std::vector<LaunchMode> parse_launches(const std::vector<std::string>& names) {
 }
 
 // What --budget cost: which benchmarks were sampled less than the stopping rule asks.
-void report_budget(const Results& r, double budget_s) {
+void report_budget(const Results& r, double budget_s, double wall_s) {
     if (budget_s <= 0) return;
     std::size_t cut = 0;
-    double wall = 0;
-    for (const auto& b : r.benchmarks) {
-        cut += b.budget_cut;
-        wall += b.setup_s + b.sampling_s;
-    }
-    std::cerr << "budget: " << r.benchmarks.size() << " benchmarks in " << static_cast<int>(wall + 0.5) << " s of "
+    for (const auto& b : r.benchmarks) cut += b.budget_cut;
+    std::cerr << "budget: " << r.benchmarks.size() << " benchmarks in " << static_cast<int>(wall_s + 0.5) << " s of "
               << budget_s << " s; " << cut << " sampled less than the stopping rule asks (marked 'b' in the table)\n";
+}
+
+bool gb_flag_given(const RunOptions& o, const char* flag) {
+    for (const auto& a : o.argv)
+        if (a.rfind(flag, 0) == 0) return true;
+    return false;
+}
+
+// --shard, --cost-from, --dry-run and --parallel-devices: combinations that cannot work.
+void check_scale_out_options(const RunOptions& o) {
+    const bool gb_filter = gb_flag_given(o, "--benchmark_filter");
+    const bool split = !o.shard.empty() || o.parallel_devices;
+    if (o.parallel_devices && gb_flag_given(o, "--benchmark_out"))
+        throw Error("--parallel-devices cannot take --benchmark_out (every shard would write that one file)");
+    if (gb_filter && split)
+        throw Error("--shard and --parallel-devices cannot take --benchmark_filter (a shard must know the whole "
+                    "selection); select with --program, --dataset, --backend, --variant");
+    if (!o.cost_from.empty() && !split && !o.dry_run)
+        throw Error("--cost-from balances shards: it needs --shard, --parallel-devices or --dry-run");
+    if (o.parallel_devices && !o.shard.empty())
+        throw Error("--parallel-devices makes one shard per GPU itself: drop --shard");
+    // Each process sees its one GPU as device 0: an index would mean something else in each.
+    for (const auto& d : split_list(o.devices))
+        if (o.parallel_devices && d.find_first_not_of("0123456789") == std::string::npos)
+            throw Error("--parallel-devices pins one GPU per process through CUDA_VISIBLE_DEVICES: choose the GPUs "
+                        "there, not with --device " + d);
+    if (o.parallel_devices && o.dry_run)
+        throw Error("--parallel-devices runs the shards: see a split with --dry-run --shard K/N");
 }
 
 }  // namespace
@@ -80,7 +106,7 @@ int cmd_run(const RunOptions& o) {
     ro.compile_twice = !o.no_cache;
     ro.keep_going = o.keep_going;
     ro.save_outputs_dir = o.save_outputs;
-    ro.progress = isatty(STDERR_FILENO);
+    ro.progress = o.progress || isatty(STDERR_FILENO);
     ro.timing = timing_mode_from_string(o.timing);
     ro.batch = !o.no_batch;
     ro.budget_s = o.budget_s;
@@ -105,8 +131,10 @@ int cmd_run(const RunOptions& o) {
     if (o.small_only && o.all_datasets) throw Error("--small and --all-datasets contradict each other");
 
     req.matrix_files = o.matrix_files;
+    check_scale_out_options(o);
+    if (o.parallel_devices) return run_parallel_devices(o);
     // Fail on an unwritable output path now, not after an hour of measuring.
-    if (!o.out.empty()) {
+    if (!o.out.empty() && !o.dry_run) {
         if (std::filesystem::is_directory(o.out)) throw Error("cannot write " + o.out + ": is a directory");
         const std::string probe = o.out + ".probe";
         if (std::FILE* f = std::fopen(probe.c_str(), "w")) {
@@ -122,17 +150,29 @@ int cmd_run(const RunOptions& o) {
         throw Error("cannot create " + o.save_outputs + ": " + ec.message());
 
     auto slots = probe_requested(split_list(o.backends), &req.vendor);
-    const auto cases = plan_cases(req, slots);  // bad names fail here, before any output
+    const auto all_cases = plan_cases(req, slots);  // bad names fail here, before any output
     std::size_t available = 0;
     for (const auto& s : slots) {
         if (s.unavailable.empty()) ++available;
         else if (s.run_kernels) std::cerr << s.id << ": unavailable: " << s.unavailable << "\n";
     }
     if (available == 0) throw Error("no backend is available");
-    if (cases.empty()) throw Error("nothing to run: the selection matches no benchmark");
+    if (all_cases.empty()) throw Error("nothing to run: the selection matches no benchmark");
+    const ShardedSelection part = shard_selection(all_cases, slots, o.shard, o.cost_from, ro.rule);
+    if (o.dry_run) {
+        std::cout << format_plan(part);
+        return 0;
+    }
+    const std::vector<Case>& cases = part.cases;
 
     install_interrupt_handler();
-    Results r = run_cases(slots, cases, ro);
+    // A shard may get nothing (more shards than benchmarks): it still writes its file.
+    const auto started = std::chrono::steady_clock::now();
+    Results r = cases.empty() ? Results{} : run_cases(slots, cases, ro);
+    const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    // Google Benchmark's filter drops cases after planning: the selection would list them.
+    if (!gb_flag_given(o, "--benchmark_filter")) r.selection = part.selection;
+    r.shard = part.record;
     r.environment = host_environment(o.argv);
     r.environment["options"] = {{"math", o.math},
                                 {"seed", o.seed},
@@ -167,7 +207,7 @@ int cmd_run(const RunOptions& o) {
             if (b.status == Status::ValidationFailed || b.status == Status::Error)
                 std::cerr << "  " << b.name << ": " << b.error << "\n";
     }
-    report_budget(r, o.budget_s);
+    report_budget(r, o.budget_s, wall_s);
     if (interrupted()) return 130;
     return failed || skipped ? 1 : 0;
 }

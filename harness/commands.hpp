@@ -38,13 +38,43 @@ struct RunOptions {
     bool no_batch = false;          // skip batch timing
     double budget_s = 0;            // plan sampling to end within this many seconds (0: none)
     std::string profile;            // a named profile (harness/profiles.hpp), applied by apply_profile
-    std::vector<std::string> argv;  // for the results' environment
+    // Scale-out (docs/scale-out.md).
+    std::string shard;               // "K/N": run part K of N of the selection
+    std::string cost_from;           // balance the shards by this results file's times
+    bool dry_run = false;            // print the selection (and split) with estimates; run nothing
+    bool progress = false;           // progress lines on stderr even when it is not a terminal
+    bool parallel_devices = false;   // one shard per GPU, each in its own process, then merge
+    std::vector<std::string> argv;   // for the results' environment
 };
 int cmd_run(const RunOptions& o);
 // Fills o from the profile o.profile names; `given(flag)` says whether the user set an
 // option on the command line, which then wins over the profile. Throws tb::Error on an
 // unknown profile or on --dataset given with a profile.
 void apply_profile(RunOptions& o, const std::function<bool(const std::string&)>& given);
+// `run --parallel-devices` (parallel_devices.cpp).
+int run_parallel_devices(const RunOptions& o);
+
+// `tribench merge FILES... -o OUT` (docs/scale-out.md): exit 0 merged, 2 refused or bad input.
+struct MergeCmdOptions {
+    std::vector<std::string> files;
+    std::string out;
+    bool force = false;  // every flag below
+    bool ignore_commit = false, ignore_math = false, ignore_options = false, ignore_devices = false,
+         ignore_selection = false, allow_missing = false, allow_duplicates = false;
+};
+int cmd_merge(const MergeCmdOptions& o);
+// `run --parallel-devices` (parallel_devices.cpp).
+int run_parallel_devices(const RunOptions& o);
+
+// `tribench merge FILES... -o OUT` (docs/scale-out.md): exit 0 merged, 2 refused or bad input.
+struct MergeCmdOptions {
+    std::vector<std::string> files;
+    std::string out;
+    bool force = false;  // every flag below
+    bool ignore_commit = false, ignore_math = false, ignore_options = false, ignore_devices = false,
+         ignore_selection = false, allow_missing = false, allow_duplicates = false;
+};
+int cmd_merge(const MergeCmdOptions& o);
 
 struct PtxOptions {
     std::vector<std::string> programs, backends;

@@ -1,4 +1,4 @@
-// The `tribench` command: list, run, ptx, compare, report, export.
+// The `tribench` command: list, run, ptx, compare, report, export, merge.
 #include <algorithm>
 #include <cstring>
 #include <iostream>
@@ -77,6 +77,15 @@ int main(int argc, char** argv) {
     run->add_option("--budget", run_opt.budget_s,
                     "plan sampling so the whole run ends within this many seconds; says what it had to cut");
     run->add_option("--profile", run_opt.profile, "a named selection and sampling plan: ci (docs/measurement.md)");
+    run->add_option("--shard", run_opt.shard, "K/N: run part K of N of the selection, balanced by expected time "
+                                              "(docs/scale-out.md)");
+    run->add_option("--cost-from", run_opt.cost_from, "balance --shard by the times in this results file")
+        ->check(CLI::ExistingFile);
+    run->add_flag("--dry-run", run_opt.dry_run, "print the selection (this shard's with --shard) and estimated "
+                                                "seconds; run nothing");
+    run->add_flag("--progress", run_opt.progress, "progress lines on stderr even when it is not a terminal");
+    run->add_flag("--parallel-devices", run_opt.parallel_devices,
+                  "one process per GPU (CUDA_VISIBLE_DEVICES, default: all), each a --shard, then merge");
 
     tb::PtxOptions ptx_opt;
     auto* ptx = app.add_subcommand("ptx", "write the PTX, ptxas resources and SASS of programs' kernels per backend "
@@ -134,6 +143,21 @@ int main(int argc, char** argv) {
     exp->add_option("output", exp_opt.output, "file to write")->required();
     exp->add_option("-b,--backend", exp_opt.backend, "only this backend, left out of the program names");
 
+    tb::MergeCmdOptions merge_opt;
+    auto* mrg = app.add_subcommand("merge", "FILES... -o OUT: one results file from the shards of a run "
+                                            "(docs/scale-out.md)");
+    mrg->add_option("files", merge_opt.files, "results files of the shards")->required();
+    mrg->add_option("-o,--out", merge_opt.out, "write the merged results here")->required();
+    mrg->add_flag("--force", merge_opt.force, "all of the flags below");
+    mrg->add_flag("--ignore-commit", merge_opt.ignore_commit, "merge shards of different tribench commits");
+    mrg->add_flag("--ignore-math", merge_opt.ignore_math, "merge shards of different math modes");
+    mrg->add_flag("--ignore-options", merge_opt.ignore_options, "merge shards run with different options");
+    mrg->add_flag("--ignore-devices", merge_opt.ignore_devices, "merge shards that ran on different device kinds");
+    mrg->add_flag("--ignore-selection", merge_opt.ignore_selection,
+                  "merge shards of different selections or splits (expects their union)");
+    mrg->add_flag("--allow-missing", merge_opt.allow_missing, "write the merge although benchmarks are missing");
+    mrg->add_flag("--allow-duplicates", merge_opt.allow_duplicates, "keep the first file's copy of a duplicate");
+
     try {
         std::vector<std::string> args(rest.begin() + 1, rest.end());
         std::reverse(args.begin(), args.end());  // CLI11 takes a reversed vector
@@ -156,6 +180,7 @@ int main(int argc, char** argv) {
         if (*cmp) return tb::cmd_compare(cmp_opt);
         if (*rep) return tb::cmd_report(rep_opt);
         if (*exp) return tb::cmd_export(exp_opt);
+        if (*mrg) return tb::cmd_merge(merge_opt);
     } catch (const tb::Error& e) {
         const std::string msg = e.what();
         std::cerr << "tribench: error: " << msg << "\n";

@@ -135,7 +135,6 @@ json benchmark_json(const BenchmarkResult& b) {
                 {"reasons", b.clock.reasons}}},
               {"throttled", b.throttled},
               {"budget_cut", b.budget_cut},
-              {"wall_s", {{"setup", b.setup_s}, {"sampling", b.sampling_s}}},
               {"graph_capture_ms", b.graph_capture_ms},
               {"transfer", {{"upload_ms", b.upload_ms}, {"download_ms", b.download_ms}}},
               {"samples_ms", b.samples_ms},
@@ -149,7 +148,9 @@ json benchmark_json(const BenchmarkResult& b) {
                 {"items_per_s", b.throughput.items_per_s},
                 {"bw_fraction", b.throughput.bw_fraction},
                 {"flop_fraction", b.throughput.flop_fraction}}},
-              {"ptx_hash", b.ptx_hash}};
+              {"ptx_hash", b.ptx_hash},
+              {"wall_ms", b.wall_ms}};
+    if (b.merged_from >= 0) j["merged_from"] = b.merged_from;
     return j;
 }
 
@@ -221,10 +222,6 @@ BenchmarkResult benchmark_from_json(const json& j, const std::string& where) {
     }
     b.throttled = j.value("throttled", false);
     b.budget_cut = j.value("budget_cut", false);
-    if (j.contains("wall_s")) {
-        b.setup_s = j["wall_s"].value("setup", 0.0);
-        b.sampling_s = j["wall_s"].value("sampling", 0.0);
-    }
     if (j.contains("transfer")) {
         b.upload_ms = j["transfer"].value("upload_ms", 0.0);
         b.download_ms = j["transfer"].value("download_ms", 0.0);
@@ -249,7 +246,34 @@ BenchmarkResult benchmark_from_json(const json& j, const std::string& where) {
         b.throughput.flop_fraction = t.value("flop_fraction", 0.0);
     }
     if (j.contains("ptx_hash")) b.ptx_hash = j["ptx_hash"].get<std::map<std::string, std::string>>();
+    b.wall_ms = j.value("wall_ms", 0.0);
+    if (j.contains("merged_from")) b.merged_from = integer_field<int>(j, "merged_from", where);
     return b;
+}
+
+ShardRecord shard_from_json(const json& j) {
+    if (!j.is_object()) throw Error("results file: \"shard\" is not an object");
+    ShardRecord s;
+    s.index = integer_field<int>(j, "index", "shard");
+    s.count = integer_field<int>(j, "count", "shard");
+    if (s.count < 1 || s.index < 1 || s.index > s.count)
+        throw Error("results file: shard " + std::to_string(s.index) + "/" + std::to_string(s.count) +
+                    " is not K/N with 1 <= K <= N");
+    s.plan = j.value("plan", "");
+    s.cost_source = j.value("cost_source", "");
+    s.estimated_s = j.value("estimated_s", 0.0);
+    s.visible_devices = j.value("visible_devices", "");
+    s.batch_job = j.value("batch_job", "");
+    return s;
+}
+
+std::vector<std::string> string_list(const json& j, const char* key) {
+    if (!j.contains(key)) return {};
+    try {
+        return j.at(key).get<std::vector<std::string>>();
+    } catch (const json::exception&) {
+        throw Error(std::string("results file: \"") + key + "\" is not a list of names");
+    }
 }
 
 }  // namespace
@@ -264,7 +288,21 @@ json to_json(const Results& r) {
     for (const auto& d : r.devices) j["devices"].push_back(device_json(d));
     j["benchmarks"] = json::array();
     for (const auto& b : r.benchmarks) j["benchmarks"].push_back(benchmark_json(b));
+    if (!r.selection.empty()) j["selection"] = r.selection;
+    if (r.shard.count > 0) j["shard"] = shard_json(r.shard);
+    if (!r.merged_from.empty()) j["merged_from"] = r.merged_from;
+    if (!r.missing.empty()) j["missing"] = r.missing;
     return j;
+}
+
+json shard_json(const ShardRecord& s) {
+    return {{"index", s.index},
+            {"count", s.count},
+            {"plan", s.plan},
+            {"cost_source", s.cost_source},
+            {"estimated_s", s.estimated_s},
+            {"visible_devices", s.visible_devices},
+            {"batch_job", s.batch_job}};
 }
 
 Results results_from_json(const json& j) {
@@ -292,6 +330,17 @@ Results results_from_json(const json& j) {
             }
         }
     }
+    r.selection = string_list(j, "selection");
+    r.missing = string_list(j, "missing");
+    try {
+        if (j.contains("shard")) r.shard = shard_from_json(j["shard"]);
+    } catch (const json::exception&) {
+        throw Error("results file: \"shard\" has a field of the wrong type");
+    }
+    if (j.contains("merged_from")) {
+        if (!j["merged_from"].is_array()) throw Error("results file: \"merged_from\" is not an array");
+        r.merged_from = j["merged_from"];
+    }
     for (std::size_t i = 0; i < j["benchmarks"].size(); ++i) {
         const std::string where = "benchmarks[" + std::to_string(i) + "]";
         try {
@@ -300,6 +349,9 @@ Results results_from_json(const json& j) {
             // An optional field of the wrong type (value() throws on a type mismatch).
             throw Error(where + ": a field has the wrong type");
         }
+        const int from = r.benchmarks.back().merged_from;
+        if (from < -1 || (from >= 0 && std::size_t(from) >= r.merged_from.size()))
+            throw Error(where + ": merged_from " + std::to_string(from) + " names no entry of \"merged_from\"");
     }
     return r;
 }

@@ -57,8 +57,6 @@ struct BenchmarkResult {
     ClockRecord clock;
     bool throttled = false;        // the SM clock dropped below 75% of its maximum, or a slowdown reason
     bool budget_cut = false;       // --budget ended sampling before the stopping rule was met
-    double setup_s = 0;            // wall time of compile, inputs, upload and validation
-    double sampling_s = 0;         // wall time of the timing loop (samples, batch, clock readings)
     double graph_capture_ms = 0;
     double upload_ms = 0;    // host-to-device transfer of the inputs
     double download_ms = 0;  // device-to-host transfer of the outputs
@@ -67,6 +65,8 @@ struct BenchmarkResult {
     WorkModel work;
     Throughput throughput;
     std::map<std::string, std::string> ptx_hash;  // kernel name -> FNV-1a 64 of its PTX
+    double wall_ms = 0;    // host wall time of inputs, validation and timing (0: not measured)
+    int merged_from = -1;  // merged files: index into Results::merged_from of its shard
 };
 
 struct DeviceRecord {
@@ -74,12 +74,28 @@ struct DeviceRecord {
     DeviceInfo info;
 };
 
+// Which part of the selection a sharded run measured (docs/scale-out.md).
+struct ShardRecord {
+    int index = 0, count = 0;     // shard K of N, 1-based; count 0: not sharded
+    std::string plan;             // digest of the whole split, equal in every shard of one split
+    std::string cost_source;      // "model" or "results <file name>" (--cost-from)
+    double estimated_s = 0;       // the split's cost estimate of this shard
+    std::string visible_devices;  // CUDA_VISIBLE_DEVICES as the shard saw it (empty: unset)
+    std::string batch_job;        // Slurm job (ARRAYJOB_TASK or JOB), empty outside Slurm
+};
+
 struct Results {
     nlohmann::json environment;  // host, tribench version, options (see docs)
     std::vector<DeviceRecord> devices;
     std::vector<BenchmarkResult> benchmarks;
     nlohmann::json calibration = nlohmann::json::object();  // device id -> {copy_gbps, fp32_gflops}
+    std::vector<std::string> selection;  // every benchmark the options selected, over all shards
+    ShardRecord shard;
+    nlohmann::json merged_from = nlohmann::json::array();  // `tribench merge`: one entry per input file
+    std::vector<std::string> missing;    // `tribench merge --allow-missing`: selected but in no input
 };
+
+nlohmann::json shard_json(const ShardRecord& s);
 
 nlohmann::json to_json(const Results& r);
 // Throws tb::Error naming the problem ("not a tribench results file", "results version 7

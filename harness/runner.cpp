@@ -93,6 +93,7 @@ private:
     struct State {
         bool started = false;
         bool ready = false;  // validated; timing may proceed
+        double shared_setup_ms = 0;  // opening the device and compiling, left out of wall_ms
         BenchmarkResult result;
     };
 
@@ -219,12 +220,14 @@ private:
         if (stop_) return fail(s, Status::Skipped, "not run: stopped after a failure (use --keep-going)");
 
         current_.reset();  // one live dataset at a time
-        const auto setup_t0 = std::chrono::steady_clock::now();
         try {
+            const auto t_shared = std::chrono::steady_clock::now();
             Device* dev = device_for(c);
             CompiledModule* m = nullptr;
+            if (!c.vendor) m = &module_for(c, *dev);
+            s.shared_setup_ms =
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t_shared).count();
             if (!c.vendor) {
-                m = &module_for(c, *dev);
                 if (!m->module) return fail(s, Status::Error, m->error);
                 r.compile_ms = m->module->compile_ms;
                 r.compile_cached = m->module->from_cache;
@@ -254,7 +257,6 @@ private:
             r.download_ms = dev->transfer_stats().download_ms;
             r.work = current_->work();
             if (!opt_.save_outputs_dir.empty()) save_outputs(c, r);
-            r.setup_s = seconds_since(setup_t0);
             if (!r.validation.ok) return fail(s, Status::ValidationFailed, "validation failed: " + r.validation.detail);
             const bool gated = opt_.timing == TimingMode::Gated && dev->supports_gated_timing();
             dev->set_timing_mode(gated ? TimingMode::Gated : TimingMode::Plain);
@@ -281,6 +283,18 @@ private:
 
     void measure(std::size_t i, benchmark::State& st) {
         State& s = states_[i];
+        // wall_ms: what this case costs beyond its device's opening and its program's compile
+        // (shared by a device's cases); `run --shard` balances shards with it (cost_model.hpp).
+        const auto t0 = std::chrono::steady_clock::now();
+        struct AddWall {
+            State& s;
+            std::chrono::steady_clock::time_point t0;
+            ~AddWall() {
+                const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+                s.result.wall_ms += std::max(0.0, ms - s.shared_setup_ms);
+                s.shared_setup_ms = 0;
+            }
+        } add_wall{s, t0};
         if (!s.started) {
             setup(i);
             report_progress(i);
@@ -296,13 +310,11 @@ private:
             }
             return;
         }
-        const auto t0 = std::chrono::steady_clock::now();
         if (opt_.gb_picks_iterations)
             measure_gb_iterations(i, st);
         else
             measure_until_stable(i, st);
         if (s.ready && opt_.batch && !interrupted()) measure_batch(s);
-        s.result.sampling_s += seconds_since(t0);
         if (s.ready) s.result.status = Status::Ok;
     }
 

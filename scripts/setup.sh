@@ -11,6 +11,7 @@ DEB_PACKAGES=(
   libcli11-dev libfftw3-dev
   python3-matplotlib python3-numpy
   clang libclang-rt-dev  # libFuzzer + sanitizer runtimes for tests/fuzz (scripts/test.sh)
+  slurm-wlm munge        # the one-node Slurm cluster of tests/slurm (docs/scale-out.md)
 )
 
 missing=()
