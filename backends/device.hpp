@@ -194,6 +194,9 @@ public:
     TimingMode timing_mode() const { return timing_mode_; }
     // Whether time_ms can gate on this backend (false: Gated behaves as Plain).
     virtual bool supports_gated_timing() const { return false; }
+    // Which clock the last time_ms read: "events" (CUDA events or OpenCL profiling events) or
+    // "cupti" (CUPTI activity timestamps of the region's kernels; CUDA, gated).
+    virtual std::string timing_clock() const { return "events"; }
 
     // The GPU's clock state now, or nothing when the backend cannot tell (no NVML, not a GPU).
     virtual std::optional<ClockSample> clock_sample() { return std::nullopt; }

@@ -63,18 +63,6 @@ struct MergeCmdOptions {
          ignore_selection = false, allow_missing = false, allow_duplicates = false;
 };
 int cmd_merge(const MergeCmdOptions& o);
-// `run --parallel-devices` (parallel_devices.cpp).
-int run_parallel_devices(const RunOptions& o);
-
-// `tribench merge FILES... -o OUT` (docs/scale-out.md): exit 0 merged, 2 refused or bad input.
-struct MergeCmdOptions {
-    std::vector<std::string> files;
-    std::string out;
-    bool force = false;  // every flag below
-    bool ignore_commit = false, ignore_math = false, ignore_options = false, ignore_devices = false,
-         ignore_selection = false, allow_missing = false, allow_duplicates = false;
-};
-int cmd_merge(const MergeCmdOptions& o);
 
 struct PtxOptions {
     std::vector<std::string> programs, backends;

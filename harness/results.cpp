@@ -126,7 +126,7 @@ json benchmark_json(const BenchmarkResult& b) {
                {{"ms", b.compile_ms}, {"cached", b.compile_cached}, {"cold_ms", b.compile_cold_ms},
                 {"cached_ms", b.compile_cached_ms}}},
               {"noisy", b.noisy},
-              {"timing", {{"mode", b.timing}, {"note", b.timing_note}}},
+              {"timing", {{"mode", b.timing}, {"clock", b.timing_clock}, {"note", b.timing_note}}},
               {"batch", {{"ms", b.batch_ms}, {"runs", b.batch_runs}, {"samples_ms", b.batch_samples_ms}}},
               {"clock",
                {{"sm_mhz_min", b.clock.sm_mhz_min},
@@ -201,6 +201,7 @@ BenchmarkResult benchmark_from_json(const json& j, const std::string& where) {
     if (j.contains("timing")) {
         b.timing = j["timing"].value("mode", "plain");
         b.timing_note = j["timing"].value("note", "");
+        b.timing_clock = j["timing"].value("clock", "events");
         if (b.timing != "gated" && b.timing != "plain")
             throw Error(where + ": timing.mode '" + b.timing + "' is neither 'gated' nor 'plain'");
     }

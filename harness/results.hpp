@@ -51,6 +51,7 @@ struct BenchmarkResult {
     bool noisy = false;            // sampling stopped before the noise target was met
     std::string timing = "plain";  // how samples were bracketed: "gated" or "plain"
     std::string timing_note;       // why gated timing fell back to plain for this benchmark
+    std::string timing_clock = "events";  // "events" or "cupti" (Device::timing_clock)
     double batch_ms = 0;           // batch timing: one run's share of back-to-back runs (0: not measured)
     std::int64_t batch_runs = 0;   // runs per batch
     std::vector<double> batch_samples_ms;  // one run's share in each batch; batch_ms is their median

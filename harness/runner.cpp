@@ -314,6 +314,7 @@ private:
             measure_gb_iterations(i, st);
         else
             measure_until_stable(i, st);
+        if (s.ready) s.result.timing_clock = current_device_->timing_clock();
         if (s.ready && opt_.batch && !interrupted()) measure_batch(s);
         if (s.ready) s.result.status = Status::Ok;
     }

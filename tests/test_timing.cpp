@@ -73,6 +73,7 @@ BenchmarkResult timed_result() {
     b.summary = summarize(b.samples_ms);
     b.timing = "plain";
     b.timing_note = "gate held too long; timed plainly instead";
+    b.timing_clock = "cupti";
     b.batch_ms = 0.8;
     b.batch_runs = 13;
     b.batch_samples_ms = {0.7, 0.8, 0.9};
@@ -90,6 +91,7 @@ TEST(ResultsFile, TimingFieldsRoundTrip) {
     const BenchmarkResult& b = back.benchmarks[0];
     EXPECT_EQ(b.timing, "plain");
     EXPECT_EQ(b.timing_note, "gate held too long; timed plainly instead");
+    EXPECT_EQ(b.timing_clock, "cupti");
     EXPECT_DOUBLE_EQ(b.batch_ms, 0.8);
     EXPECT_EQ(b.batch_runs, 13);
     EXPECT_EQ(b.batch_samples_ms, (std::vector<double>{0.7, 0.8, 0.9}));

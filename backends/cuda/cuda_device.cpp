@@ -13,6 +13,7 @@
 
 #include "cuda_api.hpp"
 #include "cuda_device_impl.hpp"
+#include "kernel_tracer.hpp"
 #include "nvml_api.hpp"
 #include "nvrtc_api.hpp"
 #include "stream_gate.hpp"
@@ -326,11 +327,15 @@ public:
 
     double time_ms(const std::function<void()>& work) override {
         bind();
+        KernelTracer& tracer = KernelTracer::instance();
         if (timing_mode() == TimingMode::Plain) {
+            tracer.disable();  // tracing costs host time per launch: only while gated
             TB_CU(cuEventRecord, start_, stream_);
             work();
             TB_CU(cuEventRecord, stop_, stream_);
         } else {
+            tracer.enable(kGateKernelName);
+            tracer.discard();
             StreamGate& gate = stream_gate();
             gate.hold(stream_, kGateTimeoutNs);
             gate_held_ = true;
@@ -354,12 +359,20 @@ public:
             throw GateTimeout("gated timing: the stream was held for " + std::to_string(kGateTimeoutNs / 1000000) +
                               " ms while the work was enqueued (it synchronises, or enqueues more launches than "
                               "the stream queues)");
+        last_clock_ = "events";
+        if (timing_mode() == TimingMode::Gated && tracer.enabled()) {
+            if (const std::uint64_t ns = tracer.span_ns(); ns > 0) {
+                last_clock_ = "cupti";
+                return double(ns) * 1e-6;
+            }
+        }
         float ms = 0;
         TB_CU(cuEventElapsedTime, &ms, start_, stop_);
         return ms;
     }
 
     bool supports_gated_timing() const override { return true; }
+    std::string timing_clock() const override { return last_clock_; }
 
     std::optional<ClockSample> clock_sample() override {
         if (pci_bus_id_.empty()) {
@@ -515,6 +528,7 @@ private:
     bool gate_held_ = false;  // a gated time_ms region is being enqueued
     bool gate_opened_early_ = false;
     std::string pci_bus_id_;
+    std::string last_clock_ = "events";
 
     // A blocking call inside a gated region would wait for the gate's timeout: open it first
     // and void the sample (time_ms throws GateTimeout).

@@ -1,0 +1,185 @@
+#include "kernel_tracer.hpp"
+
+#ifdef TRIBENCH_HAVE_CUPTI
+#include <cupti.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <mutex>
+#include <vector>
+
+#include "dynlib.hpp"
+
+namespace tb::cuda {
+namespace {
+
+struct CuptiApi {
+    DynLib lib;
+    decltype(&::cuptiActivityRegisterCallbacks) register_callbacks = nullptr;
+    decltype(&::cuptiActivityEnable) enable = nullptr;
+    decltype(&::cuptiActivityDisable) disable = nullptr;
+    decltype(&::cuptiActivityFlushAll) flush_all = nullptr;
+    decltype(&::cuptiActivityGetNextRecord) next_record = nullptr;
+    decltype(&::cuptiGetResultString) result_string = nullptr;
+};
+
+CuptiApi& api() {
+    static CuptiApi a;
+    return a;
+}
+
+std::string result_text(CUptiResult r) {
+    const char* s = nullptr;
+    if (api().result_string && api().result_string(r, &s) == CUPTI_SUCCESS && s) return s;
+    return "CUPTI error " + std::to_string(static_cast<int>(r));
+}
+
+// One record's span; filled by the buffer callback, read by span_ns.
+struct Span {
+    std::uint64_t start, end;
+    bool skipped;
+};
+std::mutex g_mutex;
+std::vector<Span> g_spans;
+const char* g_skip = nullptr;
+
+constexpr std::size_t kBufferBytes = 1 << 20;
+
+void CUPTIAPI on_buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
+    // CUPTI wants 8-byte aligned buffers; aligned_alloc's 64 covers it.
+    *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(64, kBufferBytes));
+    *size = *buffer ? kBufferBytes : 0;
+    *max_records = 0;
+}
+
+void CUPTIAPI on_buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer, std::size_t, std::size_t valid) {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    CUpti_Activity* record = nullptr;
+    while (api().next_record(buffer, valid, &record) == CUPTI_SUCCESS) {
+        switch (record->kind) {
+            case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+            case CUPTI_ACTIVITY_KIND_KERNEL: {
+                const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
+                const bool skip = g_skip && k->name && std::strcmp(k->name, g_skip) == 0;
+                g_spans.push_back({k->start, k->end, skip});
+                break;
+            }
+            case CUPTI_ACTIVITY_KIND_MEMSET: {
+                const auto* m = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
+                g_spans.push_back({m->start, m->end, false});
+                break;
+            }
+            case CUPTI_ACTIVITY_KIND_MEMCPY: {
+                const auto* m = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
+                g_spans.push_back({m->start, m->end, false});
+                break;
+            }
+            default: break;
+        }
+    }
+    std::free(buffer);
+}
+
+constexpr CUpti_ActivityKind kKinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMSET,
+                                         CUPTI_ACTIVITY_KIND_MEMCPY};
+
+}  // namespace
+
+KernelTracer& KernelTracer::instance() {
+    static KernelTracer t;
+    return t;
+}
+
+KernelTracer::KernelTracer() {
+    if (const char* off = std::getenv("TRIBENCH_NO_CUPTI"); off && *off && std::strcmp(off, "0") != 0) {
+        why_ = "TRIBENCH_NO_CUPTI is set";
+        return;
+    }
+    CuptiApi& a = api();
+    try {
+        std::vector<std::string> names = {"libcupti.so", "libcupti.so.13", "libcupti.so.12"};
+#ifdef TRIBENCH_CUDA_LIB_DIR
+        names.push_back(std::string(TRIBENCH_CUDA_LIB_DIR) + "/libcupti.so");
+        names.push_back(std::string(TRIBENCH_CUDA_LIB_DIR) + "/../extras/CUPTI/lib64/libcupti.so");
+#endif
+        a.lib = DynLib::open(names);
+        a.register_callbacks = reinterpret_cast<decltype(a.register_callbacks)>(a.lib.require("cuptiActivityRegisterCallbacks"));
+        a.enable = reinterpret_cast<decltype(a.enable)>(a.lib.require("cuptiActivityEnable"));
+        a.disable = reinterpret_cast<decltype(a.disable)>(a.lib.require("cuptiActivityDisable"));
+        a.flush_all = reinterpret_cast<decltype(a.flush_all)>(a.lib.require("cuptiActivityFlushAll"));
+        a.next_record = reinterpret_cast<decltype(a.next_record)>(a.lib.require("cuptiActivityGetNextRecord"));
+        a.result_string = reinterpret_cast<decltype(a.result_string)>(a.lib.find("cuptiGetResultString"));
+    } catch (const std::exception& e) {
+        why_ = e.what();
+        return;
+    }
+    if (CUptiResult r = a.register_callbacks(on_buffer_requested, on_buffer_completed); r != CUPTI_SUCCESS)
+        why_ = "cuptiActivityRegisterCallbacks failed: " + result_text(r);
+}
+
+void KernelTracer::enable(const char* skip) {
+    if (!available() || enabled_) return;
+    {
+        std::lock_guard<std::mutex> lock(g_mutex);
+        g_skip = skip;
+    }
+    for (CUpti_ActivityKind k : kKinds) {
+        if (CUptiResult r = api().enable(k); r != CUPTI_SUCCESS) {
+            why_ = "cuptiActivityEnable failed: " + result_text(r) + " (is a profiler attached?)";
+            for (CUpti_ActivityKind d : kKinds) api().disable(d);
+            return;
+        }
+    }
+    enabled_ = true;
+}
+
+void KernelTracer::disable() {
+    if (!enabled_) return;
+    api().flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    for (CUpti_ActivityKind k : kKinds) api().disable(k);
+    enabled_ = false;
+    std::lock_guard<std::mutex> lock(g_mutex);
+    g_spans.clear();
+}
+
+void KernelTracer::discard() {
+    if (!enabled_) return;
+    api().flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    std::lock_guard<std::mutex> lock(g_mutex);
+    g_spans.clear();
+}
+
+std::uint64_t KernelTracer::span_ns() {
+    if (!enabled_) return 0;
+    api().flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    std::lock_guard<std::mutex> lock(g_mutex);
+    std::uint64_t first = std::numeric_limits<std::uint64_t>::max(), last = 0;
+    for (const Span& s : g_spans) {
+        if (s.skipped || s.end < s.start) continue;
+        first = std::min(first, s.start);
+        last = std::max(last, s.end);
+    }
+    g_spans.clear();
+    return last > first ? last - first : 0;
+}
+
+}  // namespace tb::cuda
+
+#else  // built without CUPTI's headers: events only
+
+namespace tb::cuda {
+
+KernelTracer& KernelTracer::instance() {
+    static KernelTracer t;
+    return t;
+}
+KernelTracer::KernelTracer() : why_("tribench was built without CUPTI's headers (cupti.h)") {}
+void KernelTracer::enable(const char*) {}
+void KernelTracer::disable() {}
+void KernelTracer::discard() {}
+std::uint64_t KernelTracer::span_ns() { return 0; }
+
+}  // namespace tb::cuda
+#endif
