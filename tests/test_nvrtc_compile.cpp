@@ -285,6 +285,17 @@ TEST(NvrtcPrelude, RequiredWorkGroupSizeBecomesLaunchBounds) {
     EXPECT_EQ(u.find(".maxntid"), std::string::npos) << u;
 }
 
+// The prelude's sub-group built-ins are warp instructions (docs/prelude.md, "Sub-groups").
+TEST(NvrtcPrelude, SubGroupBuiltinsAreWarpInstructions) {
+    const Source src{"tests/data/subgroups.cl", read_text(fs::path(TRIBENCH_TEST_DATA) / "subgroups.cl"), Dialect::OpenCL};
+    const std::string ptx = compile_to_ptx(src, {}, kArch).ptx;
+    for (const char* op : {"shfl.sync.idx.b32", "shfl.sync.bfly.b32", "shfl.sync.up.b32", "shfl.sync.down.b32",
+                           "vote.sync.all.pred", "vote.sync.any.pred", "bar.warp.sync"})
+        EXPECT_NE(ptx.find(op), std::string::npos) << "no " << op << " in the PTX";
+    // No shared-memory emulation: the only shared memory is the kernel's own exchange array.
+    EXPECT_EQ(ptx.find("bar.sync"), std::string::npos) << "a block-wide barrier in a sub-group operation";
+}
+
 TEST(NvrtcOptions, DefinesReachTheSource) {
     const Source src{"def.cu", "extern \"C\" __global__ void k(float* x) { x[0] = SCALE * x[1]; }\n", Dialect::Cuda};
     EXPECT_THROW(compile_to_ptx(src, {}, kArch), tb::Error);
