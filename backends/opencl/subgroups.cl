@@ -80,38 +80,38 @@ static inline uint tb_sg_mask(void) {
 }
 static inline uint tb_sg_shfl_idx(uint v, uint lane, uint mask) {
     uint r;
-    asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, %3;" : "=r"(r) : "r"(v), "r"(lane), "r"(mask));
+    __asm__ __volatile__("shfl.sync.idx.b32 %0, %1, %2, 0x1f, %3;" : "=r"(r) : "r"(v), "r"(lane), "r"(mask));
     return r;
 }
 static inline uint tb_sg_shfl_bfly(uint v, uint m, uint mask) {
     uint r;
-    asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, %3;" : "=r"(r) : "r"(v), "r"(m), "r"(mask));
+    __asm__ __volatile__("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, %3;" : "=r"(r) : "r"(v), "r"(m), "r"(mask));
     return r;
 }
 static inline uint tb_sg_shfl_up(uint v, uint d, uint mask) {
     uint r;
-    asm volatile("shfl.sync.up.b32 %0, %1, %2, 0x0, %3;" : "=r"(r) : "r"(v), "r"(d), "r"(mask));
+    __asm__ __volatile__("shfl.sync.up.b32 %0, %1, %2, 0x0, %3;" : "=r"(r) : "r"(v), "r"(d), "r"(mask));
     return r;
 }
 static inline uint tb_sg_shfl_down(uint v, uint d, uint mask) {
     uint r;
-    asm volatile("shfl.sync.down.b32 %0, %1, %2, 0x1f, %3;" : "=r"(r) : "r"(v), "r"(d), "r"(mask));
+    __asm__ __volatile__("shfl.sync.down.b32 %0, %1, %2, 0x1f, %3;" : "=r"(r) : "r"(v), "r"(d), "r"(mask));
     return r;
 }
 static inline int tb_sg_all(int predicate) {
     int r;
-    asm volatile("{ .reg .pred p, q; setp.ne.s32 p, %1, 0; vote.sync.all.pred q, p, %2; selp.s32 %0, 1, 0, q; }"
+    __asm__ __volatile__("{ .reg .pred p, q; setp.ne.s32 p, %1, 0; vote.sync.all.pred q, p, %2; selp.s32 %0, 1, 0, q; }"
                  : "=r"(r) : "r"(predicate), "r"(tb_sg_mask()));
     return r;
 }
 static inline int tb_sg_any(int predicate) {
     int r;
-    asm volatile("{ .reg .pred p, q; setp.ne.s32 p, %1, 0; vote.sync.any.pred q, p, %2; selp.s32 %0, 1, 0, q; }"
+    __asm__ __volatile__("{ .reg .pred p, q; setp.ne.s32 p, %1, 0; vote.sync.any.pred q, p, %2; selp.s32 %0, 1, 0, q; }"
                  : "=r"(r) : "r"(predicate), "r"(tb_sg_mask()));
     return r;
 }
 static inline void tb_sg_barrier(cl_mem_fence_flags flags) {
-    asm volatile("bar.warp.sync %0;" : : "r"(tb_sg_mask()) : "memory");
+    __asm__ __volatile__("bar.warp.sync %0;" : : "r"(tb_sg_mask()) : "memory");
 }
 
 #define TB_SG_MOVE(NAME, SHFL)                                                                   \
