@@ -25,10 +25,12 @@
 #define LAP_W (STENCIL_TILE_X + 2) /* first Laplacian, one cell around the tile */
 #define LAP_H (STENCIL_TILE_Y + 2)
 #define LAP_PASSES ((LAP_W * LAP_H + THREADS - 1) / THREADS)
-#define MAIN_ROWS ((IN_H + STENCIL_GROUP_Y - 1) / STENCIL_GROUP_Y) /* float2 row loads per work-item */
+#define ROW_STEP (THREADS / STENCIL_TILE_X)                              /* tile rows loaded per pass */
+#define MAIN_LOADS ((IN_H + ROW_STEP - 1) / ROW_STEP)                    /* tile cells per work-item */
 
-#if STENCIL_TILE_X != 2 * STENCIL_GROUP_X || STENCIL_TILE_Y % STENCIL_GROUP_Y != 0 || 2 * IN_H > THREADS
-#error "tile and group do not fit: a warp loads float2s of whole tile rows, one apron float2 per work-item"
+#if THREADS % STENCIL_TILE_X != 0 || STENCIL_TILE_X % STENCIL_GROUP_X != 0 || \
+    STENCIL_TILE_Y % STENCIL_GROUP_Y != 0 || 4 * IN_H > THREADS
+#error "tile and group do not fit: whole tile rows per load pass, one apron cell per work-item at most"
 #endif
 /* The host's second LocalMem (lap) is a separate argument here; kernels.cu finds it right
    after the tile, which needs the tile's size to be a multiple of 16 bytes. */
@@ -101,15 +103,17 @@ void diffusion_update(__global const float *restrict in, __global const float *r
 
 // A group of GROUP_X x GROUP_Y work-items computes a TILE_X x TILE_Y tile for planes
 // [z0, z0 + zper). Per plane, the input tile and its 2-cell apron are read with periodic
-// indexing (no halo update needed) into local memory: each row of work-items (a warp)
-// loads whole 256-byte tile rows as float2 (coalesced, 128-byte aligned), work-items
-// t < 2 * IN_H one float2 of the x apron. The first Laplacian is computed one cell around
-// the tile into local memory, the second plus the update go straight to global memory.
-// The next plane's loads are issued into registers before the current plane is computed,
-// and the input tile is double buffered, so two barriers per plane suffice and loads
-// overlap compute. tile: 2 * IN_SIZE floats; lap: LAP_W * LAP_H floats.
-__kernel __attribute__((reqd_work_group_size(STENCIL_GROUP_X, STENCIL_GROUP_Y, 1)))
-void diffusion_fused(__global const float *restrict in, __global float *restrict out, float alpha,
+// indexing (no halo update needed) into local memory: work-item t loads the tile cells
+// (t % TILE_X, t / TILE_X + ROW_STEP * m), so each pass reads whole 256-byte tile rows
+// (coalesced), and work-items t < 4 * IN_H one cell of the x apron. The first Laplacian is
+// computed one cell around the tile into local memory, the second plus the update go
+// straight to global memory. The next plane's loads are issued into registers before the
+// current plane is computed, and the input tile is double buffered, so two barriers per
+// plane suffice and loads overlap compute. tile: 2 * IN_SIZE floats; lap: LAP_W * LAP_H floats.
+// No group size is declared, unlike the other kernels: ptxas then plans for 1024 work-items
+// (at most 64 registers: 63 here, 4 groups per SM), where a bound of 256 lets it take 80
+// registers and 3 groups per SM, 7% slower on an H100 (docs/programs/stencil.md).
+__kernel void diffusion_fused(__global const float *restrict in, __global float *restrict out, float alpha,
                      int nx, int ny, int nz, int zper, int base, int pitch, int plane,
                      __local float *tile, __local float *lap)
 {
@@ -121,53 +125,50 @@ void diffusion_fused(__global const float *restrict in, __global float *restrict
     const int z0 = (int)get_group_id(2) * zper;
     const int z1 = min(z0 + zper, nz);
 
-    // Per-work-item global offsets, the same for every plane: tile rows warp + GROUP_Y * m,
-    // columns 2 * lane, 2 * lane + 1 (nx is even, so a wrapped pair stays adjacent).
-    const int gx = wrap(x0 + 2 * lane, nx);
-    int off[MAIN_ROWS];
+    // Per-work-item global offsets, the same for every plane.
+    const int col = t % STENCIL_TILE_X;
+    const int row0 = t / STENCIL_TILE_X;
+    const int gx = wrap(x0 + col, nx);
+    int off[MAIN_LOADS];
 #pragma unroll
-    for (int m = 0; m < MAIN_ROWS; ++m) {
-        const int row = min(warp + STENCIL_GROUP_Y * m, IN_H - 1);
+    for (int m = 0; m < MAIN_LOADS; ++m) {
+        const int row = min(row0 + ROW_STEP * m, IN_H - 1);
         off[m] = base + wrap(y0 + row - 2, ny) * pitch + gx;
     }
-    const int has_apron = t < 2 * IN_H;
-    const int arow = min(t >> 1, IN_H - 1);
-    const int acol = (t & 1) ? STENCIL_TILE_X : -2; /* tile columns -2, -1 or TILE_X, TILE_X + 1 */
+    const int has_apron = t < 4 * IN_H;
+    const int arow = min(t >> 2, IN_H - 1);
+    const int acol = (t & 3) < 2 ? (t & 3) - 2 : STENCIL_TILE_X + (t & 3) - 2; /* -2, -1, TILE_X, TILE_X + 1 */
     const int aoff = base + wrap(y0 + arow - 2, ny) * pitch + wrap(x0 + acol, nx);
     const int a_local = arow * IN_W + acol + 2;
 
-    float2 pre[MAIN_ROWS];
-    float2 apre;
-    apre.x = 0.0f;
-    apre.y = 0.0f;
+    float pre[MAIN_LOADS];
+    float apre = 0.0f;
     {
         __global const float *p = in + z0 * plane;
 #pragma unroll
-        for (int m = 0; m < MAIN_ROWS; ++m)
-            if (warp + STENCIL_GROUP_Y * m < IN_H)
-                pre[m] = *(__global const float2 *)(p + off[m]);
+        for (int m = 0; m < MAIN_LOADS; ++m)
+            pre[m] = p[off[m]];
         if (has_apron)
-            apre = *(__global const float2 *)(p + aoff);
+            apre = p[aoff];
     }
 
     for (int k = z0; k < z1; ++k) {
         __local float *s = tile + ((k - z0) & 1) * IN_SIZE;
 #pragma unroll
-        for (int m = 0; m < MAIN_ROWS; ++m) {
-            const int row = warp + STENCIL_GROUP_Y * m;
+        for (int m = 0; m < MAIN_LOADS; ++m) {
+            const int row = row0 + ROW_STEP * m;
             if (row < IN_H)
-                *(__local float2 *)(s + row * IN_W + 2 + 2 * lane) = pre[m];
+                s[row * IN_W + col + 2] = pre[m];
         }
         if (has_apron)
-            *(__local float2 *)(s + a_local) = apre;
+            s[a_local] = apre;
         if (k + 1 < z1) {
             __global const float *p = in + (k + 1) * plane;
 #pragma unroll
-            for (int m = 0; m < MAIN_ROWS; ++m)
-                if (warp + STENCIL_GROUP_Y * m < IN_H)
-                    pre[m] = *(__global const float2 *)(p + off[m]);
+            for (int m = 0; m < MAIN_LOADS; ++m)
+                pre[m] = p[off[m]];
             if (has_apron)
-                apre = *(__global const float2 *)(p + aoff);
+                apre = p[aoff];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
 
@@ -183,7 +184,7 @@ void diffusion_fused(__global const float *restrict in, __global float *restrict
         }
         barrier(CLK_LOCAL_MEM_FENCE);
 
-        // Second Laplacian and update: lane owns columns lane and lane + GROUP_X (conflict-free
+        // Second Laplacian and update: lane owns columns lane + GROUP_X * a (conflict-free
         // local reads, 128-byte coalesced stores), warp owns rows warp + GROUP_Y * b.
         __global float *o = out + base + k * plane;
 #pragma unroll

@@ -26,9 +26,11 @@ constexpr int kInSize = kInW * kInH;
 constexpr int kLapW = STENCIL_TILE_X + 2;  // first Laplacian, one cell around the tile
 constexpr int kLapH = STENCIL_TILE_Y + 2;
 constexpr int kLapPasses = (kLapW * kLapH + kThreads - 1) / kThreads;
-constexpr int kMainRows = (kInH + STENCIL_GROUP_Y - 1) / STENCIL_GROUP_Y;  // float2 row loads per thread
-static_assert(STENCIL_TILE_X == 2 * STENCIL_GROUP_X && STENCIL_TILE_Y % STENCIL_GROUP_Y == 0 && 2 * kInH <= kThreads,
-              "tile and group do not fit: a warp loads float2s of whole tile rows, one apron float2 per thread");
+constexpr int kRowStep = kThreads / STENCIL_TILE_X;                // tile rows loaded per pass
+constexpr int kMainLoads = (kInH + kRowStep - 1) / kRowStep;       // tile cells per thread
+static_assert(kThreads % STENCIL_TILE_X == 0 && STENCIL_TILE_X % STENCIL_GROUP_X == 0 &&
+                  STENCIL_TILE_Y % STENCIL_GROUP_Y == 0 && 4 * kInH <= kThreads,
+              "tile and group do not fit: whole tile rows per load pass, one apron cell per thread at most");
 // The host passes the tile and the first Laplacian as two LocalMem; the CUDA backend places
 // the second at the first's size rounded up to 16 bytes, which is where s_lap points.
 static_assert(2 * kInSize * sizeof(float) % 16 == 0, "the second LocalMem starts right after the tile");
@@ -98,14 +100,18 @@ diffusion_update(const float* __restrict__ in, const float* __restrict__ lap2, f
 
 // A block of GROUP_X x GROUP_Y threads computes a TILE_X x TILE_Y tile for planes
 // [z0, z0 + zper). Per plane, the input tile and its 2-cell apron are read with periodic
-// indexing (no halo update needed) into shared memory: each warp loads whole 256-byte tile
-// rows as float2 (coalesced, 128-byte aligned), threads t < 2 * kInH one float2 of the x
-// apron. The first Laplacian is computed one cell around the tile into shared memory, the
-// second plus the update go straight to global memory. The next plane's loads are issued
-// into registers before the current plane is computed, and the input tile is double
-// buffered, so two barriers per plane suffice and loads overlap compute.
+// indexing (no halo update needed) into shared memory: thread t loads the tile cells
+// (t % TILE_X, t / TILE_X + kRowStep * m), so each pass reads whole 256-byte tile rows
+// (coalesced), and threads t < 4 * kInH one cell of the x apron. The first Laplacian is
+// computed one cell around the tile into shared memory, the second plus the update go
+// straight to global memory. The next plane's loads are issued into registers before the
+// current plane is computed, and the input tile is double buffered, so two barriers per
+// plane suffice and loads overlap compute.
 // Dynamic shared memory: 2 * kInSize + kLapW * kLapH floats (the host's two LocalMem).
-extern "C" __global__ void __launch_bounds__(STENCIL_GROUP_X * STENCIL_GROUP_Y)
+// No launch bounds, as in kernels.cl: ptxas then plans for 1024 threads (at most 64
+// registers: 63 here, 4 blocks per SM), where a bound of 256 lets it take 80 registers and 3
+// blocks per SM, 7% slower on an H100 (docs/programs/stencil.md).
+extern "C" __global__ void
 diffusion_fused(const float* __restrict__ in, float* __restrict__ out, float alpha, int nx, int ny, int nz, int zper,
                 int base, int pitch, int plane)
 {
@@ -121,53 +127,50 @@ diffusion_fused(const float* __restrict__ in, float* __restrict__ out, float alp
     const int z0 = static_cast<int>(blockIdx.z) * zper;
     const int z1 = min(z0 + zper, nz);
 
-    // Per-thread global offsets, the same for every plane: tile rows warp + GROUP_Y * m,
-    // columns 2 * lane, 2 * lane + 1 (nx is even, so a wrapped pair stays adjacent).
-    const int gx = wrap(x0 + 2 * lane, nx);
-    int off[kMainRows];
+    // Per-thread global offsets, the same for every plane.
+    const int col = t % STENCIL_TILE_X;
+    const int row0 = t / STENCIL_TILE_X;
+    const int gx = wrap(x0 + col, nx);
+    int off[kMainLoads];
 #pragma unroll
-    for (int m = 0; m < kMainRows; ++m) {
-        const int row = min(warp + STENCIL_GROUP_Y * m, kInH - 1);
+    for (int m = 0; m < kMainLoads; ++m) {
+        const int row = min(row0 + kRowStep * m, kInH - 1);
         off[m] = base + wrap(y0 + row - 2, ny) * pitch + gx;
     }
-    const int has_apron = t < 2 * kInH;
-    const int arow = min(t >> 1, kInH - 1);
-    const int acol = (t & 1) ? STENCIL_TILE_X : -2;  // tile columns -2, -1 or TILE_X, TILE_X + 1
+    const int has_apron = t < 4 * kInH;
+    const int arow = min(t >> 2, kInH - 1);
+    const int acol = (t & 3) < 2 ? (t & 3) - 2 : STENCIL_TILE_X + (t & 3) - 2;  // -2, -1, TILE_X, TILE_X + 1
     const int aoff = base + wrap(y0 + arow - 2, ny) * pitch + wrap(x0 + acol, nx);
     const int a_local = arow * kInW + acol + 2;
 
-    float2 pre[kMainRows];
-    float2 apre;
-    apre.x = 0.0f;
-    apre.y = 0.0f;
+    float pre[kMainLoads];
+    float apre = 0.0f;
     {
         const float* p = in + z0 * plane;
 #pragma unroll
-        for (int m = 0; m < kMainRows; ++m)
-            if (warp + STENCIL_GROUP_Y * m < kInH)
-                pre[m] = *reinterpret_cast<const float2*>(p + off[m]);
+        for (int m = 0; m < kMainLoads; ++m)
+            pre[m] = p[off[m]];
         if (has_apron)
-            apre = *reinterpret_cast<const float2*>(p + aoff);
+            apre = p[aoff];
     }
 
     for (int k = z0; k < z1; ++k) {
         float* s = tile + ((k - z0) & 1) * kInSize;
 #pragma unroll
-        for (int m = 0; m < kMainRows; ++m) {
-            const int row = warp + STENCIL_GROUP_Y * m;
+        for (int m = 0; m < kMainLoads; ++m) {
+            const int row = row0 + kRowStep * m;
             if (row < kInH)
-                *reinterpret_cast<float2*>(s + row * kInW + 2 + 2 * lane) = pre[m];
+                s[row * kInW + col + 2] = pre[m];
         }
         if (has_apron)
-            *reinterpret_cast<float2*>(s + a_local) = apre;
+            s[a_local] = apre;
         if (k + 1 < z1) {
             const float* p = in + (k + 1) * plane;
 #pragma unroll
-            for (int m = 0; m < kMainRows; ++m)
-                if (warp + STENCIL_GROUP_Y * m < kInH)
-                    pre[m] = *reinterpret_cast<const float2*>(p + off[m]);
+            for (int m = 0; m < kMainLoads; ++m)
+                pre[m] = p[off[m]];
             if (has_apron)
-                apre = *reinterpret_cast<const float2*>(p + aoff);
+                apre = p[aoff];
         }
         __syncthreads();
 
@@ -183,7 +186,7 @@ diffusion_fused(const float* __restrict__ in, float* __restrict__ out, float alp
         }
         __syncthreads();
 
-        // Second Laplacian and update: lane owns columns lane and lane + GROUP_X (conflict-free
+        // Second Laplacian and update: lane owns columns lane + GROUP_X * a (conflict-free
         // shared reads, 128-byte coalesced stores), warp owns rows warp + GROUP_Y * b.
         float* o = out + base + k * plane;
 #pragma unroll
