@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <fstream>
+#include <iostream>
 #include <limits>
 #include <random>
 #include <sstream>
@@ -203,6 +204,8 @@ TEST(SubGroups, OnEveryOpenClDeviceInItsOwnModeAndOnNvidiaAlsoEmulated) {
             ScopedEnv env("TRIBENCH_OPENCL_SUBGROUPS", *mode ? mode : nullptr);
             auto dev = backend->open(i);
             check_device(*dev);
+            std::cout << "[ checked  ] " << infos[i].name << " (" << infos[i].platform << "), sub-groups "
+                      << (*mode ? mode : "by extensions") << std::endl;
         }
 }
 
@@ -220,6 +223,7 @@ TEST(SubGroups, OnEveryCudaPreludeDevice) {
         SCOPED_TRACE(infos[i].name);
         auto dev = backend->open(i);
         check_device(*dev);
+        std::cout << "[ checked  ] " << infos[i].name << " (cuda-prelude)" << std::endl;
     }
 }
 
