@@ -1,4 +1,4 @@
-// NVRTC without a GPU: every program's kernels (both CUDA dialects) compile under every
+// NVRTC without a GPU: every program's kernels (both CUDA dialects, with the program's defines) compile under every
 // math mode, errors point at the user's file and line, options follow the math mode, and
 // the on-disk kernel cache hits, misses and survives corrupt entries.
 #include <gtest/gtest.h>
