@@ -8,6 +8,7 @@
 #include <fstream>
 #include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -462,3 +463,27 @@ TEST(ClTranslate, PreludeFeaturesFileTranslates) {
 }
 
 }  // namespace
+
+// Every sub-group built-in the opencl backend's shim provides is called by
+// tests/data/subgroups.cl, which runs on every backend (tests/test_subgroups.cpp) and
+// compiles through the prelude (tests/test_nvrtc_compile.cpp): so kernels.cl gets the same
+// built-ins on every backend (docs/prelude.md, "Sub-groups").
+TEST(ClTranslate, SubGroupTestCallsEveryBuiltinOfTheOpenClShim) {
+    const auto names = [](const std::string& text) {
+        static const std::regex name(R"(\b((?:get_(?:max_|num_)?sub_group\w*)|(?:sub_group_\w+))\b)");
+        std::set<std::string> out;
+        for (auto it = std::sregex_iterator(text.begin(), text.end(), name); it != std::sregex_iterator(); ++it)
+            out.insert((*it)[1]);
+        return out;
+    };
+    std::ifstream in(std::string(TRIBENCH_TEST_DATA) + "/subgroups.cl");
+    std::ostringstream test;
+    test << in.rdbuf();
+    auto used = names(test.str());
+    used.erase("sub_group_ops");  // the test kernel itself
+    const auto shim = names(tb::embedded_file("backends/opencl/subgroups.cl"));
+    for (const char* required : {"get_sub_group_size", "get_sub_group_local_id", "sub_group_reduce_add",
+                                 "sub_group_broadcast", "sub_group_shuffle", "sub_group_shuffle_xor"})
+        EXPECT_TRUE(shim.count(required)) << required << " is not in subgroups.cl";
+    EXPECT_EQ(used, shim);
+}

@@ -1,4 +1,4 @@
-// NVRTC without a GPU: every program's kernels (both CUDA dialects) compile under every
+// NVRTC without a GPU: every program's kernels (both CUDA dialects, with the program's defines) compile under every
 // math mode, errors point at the user's file and line, options follow the math mode, and
 // the on-disk kernel cache hits, misses and survives corrupt entries.
 #include <gtest/gtest.h>
@@ -16,6 +16,8 @@
 #include "cuda/kernel_cache.hpp"
 #include "cuda/nvrtc_api.hpp"
 #include "embedded.hpp"
+#include "kernel_scan.hpp"
+#include "program.hpp"
 #include "scoped_env.hpp"
 
 namespace {
@@ -71,38 +73,15 @@ private:
 };
 [[maybe_unused]] ::testing::Environment* const g_cache_env = ::testing::AddGlobalTestEnvironment(new PrivateCache);
 
-// Comments removed (line structure kept) so commented-out kernels are not counted.
-std::string strip_comments(const std::string& s) {
-    std::string out;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        if (s.compare(i, 2, "//") == 0) {
-            while (i < s.size() && s[i] != '\n') ++i;
-            if (i < s.size()) out += '\n';
-        } else if (s.compare(i, 2, "/*") == 0) {
-            std::size_t end = s.find("*/", i + 2);
-            if (end == std::string::npos) end = s.size();
-            for (std::size_t j = i; j < end; ++j)
-                if (s[j] == '\n') out += '\n';
-            i = end + 1;
-        } else {
-            out += s[i];
-        }
-    }
-    return out;
-}
-
 // The kernels a source defines, found independently of the translator.
-std::set<std::string> kernel_names(const Source& src) {
-    static const std::regex cl_kernel(
-        R"((?:^|[^\w])(?:__kernel|kernel)\s+(?:__attribute__\s*\(\(.*?\)\)\s*)*void\s+(\w+)\s*\()");
-    static const std::regex cu_kernel(
-        R"(__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)\s*\()");
-    const std::string text = strip_comments(src.text);
-    const std::regex& re = src.dialect == Dialect::OpenCL ? cl_kernel : cu_kernel;
-    std::set<std::string> names;
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator(); ++it)
-        names.insert((*it)[1]);
-    return names;
+std::set<std::string> kernel_names(const Source& src) { return tb::test::kernel_names(src.text, src.dialect); }
+
+// A program's kernels get its tuning constants (Program::defines()); other sources none.
+std::vector<std::string> defines_for(const Source& src) {
+    static const std::regex program_file(R"(programs/([^/]+)/kernels\.(cl|cu))");
+    std::smatch m;
+    if (!std::regex_match(src.file_name, m, program_file)) return {};
+    return tb::find_program(m[1]).defines();
 }
 
 bool has_entry(const std::string& ptx, const std::string& kernel) {
@@ -170,6 +149,7 @@ TEST_P(EverySource, CompilesToPtxWithEveryKernelUnderEveryMathMode) {
         SCOPED_TRACE(std::string("math mode ") + tb::to_string(mode));
         CompileOptions opt;
         opt.math = mode;
+        opt.defines = defines_for(src);
         PtxBuild b;
         try {
             b = compile_to_ptx(src, opt, kArch);
@@ -303,6 +283,17 @@ TEST(NvrtcPrelude, RequiredWorkGroupSizeBecomesLaunchBounds) {
     const std::string& u = bounded < unbounded ? second : first;
     EXPECT_NE(b.find(".maxntid 256, 1, 1"), std::string::npos) << b;
     EXPECT_EQ(u.find(".maxntid"), std::string::npos) << u;
+}
+
+// The prelude's sub-group built-ins are warp instructions (docs/prelude.md, "Sub-groups").
+TEST(NvrtcPrelude, SubGroupBuiltinsAreWarpInstructions) {
+    const Source src{"tests/data/subgroups.cl", read_text(fs::path(TRIBENCH_TEST_DATA) / "subgroups.cl"), Dialect::OpenCL};
+    const std::string ptx = compile_to_ptx(src, {}, kArch).ptx;
+    for (const char* op : {"shfl.sync.idx.b32", "shfl.sync.bfly.b32", "shfl.sync.up.b32", "shfl.sync.down.b32",
+                           "vote.sync.all.pred", "vote.sync.any.pred", "bar.warp.sync"})
+        EXPECT_NE(ptx.find(op), std::string::npos) << "no " << op << " in the PTX";
+    // No shared-memory emulation: the only shared memory is the kernel's own exchange array.
+    EXPECT_EQ(ptx.find("bar.sync"), std::string::npos) << "a block-wide barrier in a sub-group operation";
 }
 
 TEST(NvrtcOptions, DefinesReachTheSource) {

@@ -395,5 +395,96 @@ TB_CL_FN int as_int(uint x) { return (int)x; }
 TB_CL_FN uint as_uint(float x) { return __float_as_uint(x); }
 TB_CL_FN uint as_uint(int x) { return (uint)x; }
 
+// ---- Sub-groups (cl_khr_subgroups, cl_khr_subgroup_shuffle, _shuffle_relative) -----------
+// A sub-group is a warp: 32 consecutive work-items in the group's linear order (x fastest,
+// as CUDA forms warps); the last one is partial when the group size is not a multiple of
+// 32. As OpenCL requires, every work-item of a sub-group calls these functions together
+// (convergent control flow). docs/prelude.md lists what kernels.cl may use and how the
+// opencl backend provides the same names on platforms without the extensions.
+#define TB_SUBGROUPS_CUDA 1
+#define TB_SUB_GROUP_SIZE 32
+// Declarations the opencl backend's local-memory emulation needs (backends/opencl/subgroups.cl);
+// empty here.
+#define TB_SUB_GROUP_SCRATCH(max_items)
+#define TB_SG_PARAM
+#define TB_SG_ARG
+
+TB_CL_FN uint tb_sg_linear_id() { return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); }
+TB_CL_FN uint tb_sg_group_items() { return blockDim.x * blockDim.y * blockDim.z; }
+TB_CL_FN uint get_sub_group_local_id() { return tb_sg_linear_id() & 31u; }
+TB_CL_FN uint get_sub_group_id() { return tb_sg_linear_id() >> 5; }
+TB_CL_FN uint get_num_sub_groups() { return (tb_sg_group_items() + 31u) >> 5; }
+TB_CL_FN uint get_max_sub_group_size() { return min(tb_sg_group_items(), 32u); }
+TB_CL_FN uint get_sub_group_size() { return min(tb_sg_group_items() - (tb_sg_linear_id() & ~31u), 32u); }
+// The lanes of this sub-group: all 32 but in a partial last one.
+TB_CL_FN uint tb_sg_mask() {
+    const uint n = get_sub_group_size();
+    return n == 32u ? 0xffffffffu : (1u << n) - 1u;
+}
+
+TB_CL_FN void sub_group_barrier(cl_mem_fence_flags) { __syncwarp(tb_sg_mask()); }
+TB_CL_FN int sub_group_all(int predicate) { return __all_sync(tb_sg_mask(), predicate); }
+TB_CL_FN int sub_group_any(int predicate) { return __any_sync(tb_sg_mask(), predicate); }
+
+// Identities of the exclusive scans, as OpenCL defines them.
+TB_CL_FN float tb_sg_min_identity(float) { return INFINITY; }
+TB_CL_FN int tb_sg_min_identity(int) { return INT_MAX; }
+TB_CL_FN uint tb_sg_min_identity(uint) { return UINT_MAX; }
+TB_CL_FN float tb_sg_max_identity(float) { return -INFINITY; }
+TB_CL_FN int tb_sg_max_identity(int) { return INT_MIN; }
+TB_CL_FN uint tb_sg_max_identity(uint) { return 0u; }
+template <class T> TB_CL_FN T tb_sg_add(T a, T b) { return a + b; }
+TB_CL_FN float tb_sg_min(float a, float b) { return fminf(a, b); }
+TB_CL_FN float tb_sg_max(float a, float b) { return fmaxf(a, b); }
+template <class T> TB_CL_FN T tb_sg_min(T a, T b) { return min(a, b); }
+template <class T> TB_CL_FN T tb_sg_max(T a, T b) { return max(a, b); }
+
+// Reduction: a full warp uses the xor butterfly (every lane ends with the same value, since
+// each step adds the same two operands in every lane); a partial one a tree down to lane 0,
+// then a broadcast.
+#define TB_SG_REDUCE(OP, T)                                                                      \
+    TB_CL_FN T sub_group_reduce_##OP(T x) {                                                      \
+        const uint n = get_sub_group_size();                                                     \
+        if (n == 32u) {                                                                          \
+            for (int o = 16; o > 0; o >>= 1) x = tb_sg_##OP(x, __shfl_xor_sync(0xffffffffu, x, o)); \
+            return x;                                                                            \
+        }                                                                                        \
+        const uint mask = tb_sg_mask(), lane = get_sub_group_local_id();                         \
+        for (int o = 16; o > 0; o >>= 1) {                                                       \
+            const T y = __shfl_down_sync(mask, x, o);                                            \
+            if (lane + o < n) x = tb_sg_##OP(x, y);                                              \
+        }                                                                                        \
+        return __shfl_sync(mask, x, 0);                                                          \
+    }
+// Scans: Hillis-Steele with shuffles up; the exclusive scan shifts the inclusive one by a lane.
+#define TB_SG_SCAN(OP, T, IDENTITY)                                                              \
+    TB_CL_FN T sub_group_scan_inclusive_##OP(T x) {                                              \
+        const uint mask = tb_sg_mask(), lane = get_sub_group_local_id();                         \
+        for (int o = 1; o < 32; o <<= 1) {                                                       \
+            const T y = __shfl_up_sync(mask, x, o);                                              \
+            if (lane >= (uint)o) x = tb_sg_##OP(x, y);                                           \
+        }                                                                                        \
+        return x;                                                                                \
+    }                                                                                            \
+    TB_CL_FN T sub_group_scan_exclusive_##OP(T x) {                                              \
+        const T inc = sub_group_scan_inclusive_##OP(x);                                          \
+        const T prev = __shfl_up_sync(tb_sg_mask(), inc, 1);                                     \
+        return get_sub_group_local_id() == 0u ? IDENTITY : prev;                                 \
+    }
+#define TB_SG_TYPE(T)                                                                            \
+    TB_CL_FN T sub_group_broadcast(T x, uint lane) { return __shfl_sync(tb_sg_mask(), x, lane); } \
+    TB_CL_FN T sub_group_shuffle(T x, uint lane) { return __shfl_sync(tb_sg_mask(), x, lane); }   \
+    TB_CL_FN T sub_group_shuffle_xor(T x, uint m) { return __shfl_xor_sync(tb_sg_mask(), x, m); } \
+    TB_CL_FN T sub_group_shuffle_up(T x, uint d) { return __shfl_up_sync(tb_sg_mask(), x, d); }   \
+    TB_CL_FN T sub_group_shuffle_down(T x, uint d) { return __shfl_down_sync(tb_sg_mask(), x, d); } \
+    TB_SG_REDUCE(add, T) TB_SG_REDUCE(min, T) TB_SG_REDUCE(max, T)                               \
+    TB_SG_SCAN(add, T, (T)0) TB_SG_SCAN(min, T, tb_sg_min_identity(x)) TB_SG_SCAN(max, T, tb_sg_max_identity(x))
+TB_SG_TYPE(float)
+TB_SG_TYPE(int)
+TB_SG_TYPE(uint)
+#undef TB_SG_TYPE
+#undef TB_SG_SCAN
+#undef TB_SG_REDUCE
+
 #undef TB_CL_FN
 #endif  // TRIBENCH_PRELUDE_CUH

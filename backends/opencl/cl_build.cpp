@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "cl_info.hpp"
+#include "cl_subgroups.hpp"
 
 namespace tb::cl {
 namespace {
@@ -84,7 +85,8 @@ BuiltProgram build_program(const BuildTarget& t, const Source& src, const Compil
     const std::string options = build_options(opt);
     if (opt.math == MathMode::Precise) require_correctly_rounded(t, src);
 
-    const std::string text = line_directive(src.file_name) + src.text;
+    // A source using sub-groups first gets this device's sub-group built-ins (cl_subgroups.hpp).
+    const std::string text = subgroup_preamble(t.device, src.text) + line_directive(src.file_name) + src.text;
     const char* strings[] = {text.c_str()};
     const std::size_t lengths[] = {text.size()};
 

@@ -5,6 +5,7 @@
 #include "program_registry.hpp"
 #include "reference.hpp"
 #include "sample.hpp"
+#include "tuning.hpp"
 
 namespace tb {
 namespace {
@@ -38,7 +39,7 @@ public:
     void poison() override { dev_.fill_u32(out_, kPoison); }
 
     void run() override {
-        const Dim3 block{32, 8, 1};
+        const Dim3 block{std::uint32_t(mandelbrot::kGroupX), std::uint32_t(mandelbrot::kGroupY), 1};
         const Dim3 grid{(std::uint32_t(view_.width) + block.x - 1) / block.x,
                         (std::uint32_t(view_.height) + block.y - 1) / block.y, 1};
         dev_.launch(kernel_, grid, block,
@@ -128,6 +129,7 @@ public:
     std::uint64_t device_bytes(const Dataset& d, const std::string&) const override {
         return std::uint64_t(d.param("width")) * d.param("height") * sizeof(int);
     }
+    std::vector<std::string> defines() const override { return mandelbrot::kernel_defines(); }
     std::unique_ptr<Instance> prepare(Device& dev, Module& mod, const Dataset& d,
                                       const RunConfig& cfg) const override {
         return std::make_unique<MandelbrotInstance>(dev, mod, make_view(d), cfg.seed);

@@ -16,23 +16,27 @@
 #include "layout.hpp"
 #include "program_registry.hpp"
 #include "reference.hpp"
+#include "tuning.hpp"
 
 namespace tb {
 namespace {
 
 using stencil::Layout;
 
-// Tile and work-group shape of the fused kernel, baked into both kernel files via defines.
-constexpr int kTileX = 64, kTileY = 32, kBlockX = 32, kBlockY = 8;
+using stencil::kGroupX;
+using stencil::kGroupY;
+using stencil::kHaloGroup;
+using stencil::kTileX;
+using stencil::kTileY;
 constexpr std::uint32_t kPoison = 0xFFFFFFFFu;  // NaN: no step of the filter produces it
 constexpr int kFullIterations = 1025;           // the study's N
 
 std::uint32_t blocks(std::int64_t n, std::uint32_t per) { return std::uint32_t((n + per - 1) / per); }
 
-// Planes per fused work-group: as many as keep >= 16 work-groups per compute unit, so loads
-// of the next plane overlap the current one without starving the device of work-groups.
+// Planes per fused work-group: as many as keep >= kGroupsPerUnit work-groups per compute unit,
+// so loads of the next plane overlap the current one without starving the device of groups.
 int planes_per_group(std::int64_t tiles, int nz, int compute_units) {
-    const std::int64_t want = 16 * std::int64_t(std::max(compute_units, 1));
+    const std::int64_t want = stencil::kGroupsPerUnit * std::int64_t(std::max(compute_units, 1));
     int zper = 1;
     while (2 * zper <= nz && tiles * ((nz + 2 * zper - 1) / (2 * zper)) >= want) zper *= 2;
     return zper;
@@ -156,21 +160,22 @@ private:
         const auto base = std::int32_t(lay_.base), pitch = std::int32_t(lay_.pitch), plane = std::int32_t(lay_.plane);
         if (fused_) {
             const Dim3 grid{blocks(nx, kTileX), blocks(ny, kTileY), blocks(nz, std::uint32_t(zper_))};
-            dev_.launch(fused_k_, grid, Dim3{kBlockX, kBlockY, 1},
+            dev_.launch(fused_k_, grid, Dim3{kGroupX, kGroupY, 1},
                         Args(src, dst, stencil::kAlpha, nx, ny, nz, std::int32_t(zper_), base, pitch, plane,
                              LocalMem{2 * std::size_t(kTileX + 4) * (kTileY + 4) * sizeof(float)},
                              LocalMem{std::size_t(kTileX + 2) * (kTileY + 2) * sizeof(float)}));
             return;
         }
         const std::int64_t ring = 4 * std::int64_t(nx + 4) + 4 * std::int64_t(ny);
-        dev_.launch(halo_k_, Dim3{blocks(ring, 256), std::uint32_t(nz), 1}, Dim3{256, 1, 1},
+        dev_.launch(halo_k_, Dim3{blocks(ring, kHaloGroup), std::uint32_t(nz), 1}, Dim3{kHaloGroup, 1, 1},
                     Args(src, nx, ny, base, pitch, plane));
+        const Dim3 group{kGroupX, kGroupY, 1};
         for (int ext : {1, 0}) {
-            const Dim3 grid{blocks(nx + 2 * ext, 32), blocks(ny + 2 * ext, 8), std::uint32_t(nz)};
-            dev_.launch(lap_k_, grid, Dim3{32, 8, 1},
+            const Dim3 grid{blocks(nx + 2 * ext, kGroupX), blocks(ny + 2 * ext, kGroupY), std::uint32_t(nz)};
+            dev_.launch(lap_k_, grid, group,
                         Args(ext ? src : lap1_, ext ? lap1_ : lap2_, nx, ny, std::int32_t(ext), base, pitch, plane));
         }
-        dev_.launch(update_k_, Dim3{blocks(nx, 32), blocks(ny, 8), std::uint32_t(nz)}, Dim3{32, 8, 1},
+        dev_.launch(update_k_, Dim3{blocks(nx, kGroupX), blocks(ny, kGroupY), std::uint32_t(nz)}, group,
                     Args(src, lap2_, dst, stencil::kAlpha, nx, ny, base, pitch, plane));
     }
 
@@ -306,10 +311,7 @@ public:
         const int fields = variant == "unfused" ? 5 : 3;  // pristine, ping, pong (+ two Laplacians)
         return std::uint64_t(fields) * lay.bytes();
     }
-    std::vector<std::string> defines() const override {
-        return {"TILE_X=" + std::to_string(kTileX), "TILE_Y=" + std::to_string(kTileY),
-                "BLOCK_X=" + std::to_string(kBlockX), "BLOCK_Y=" + std::to_string(kBlockY)};
-    }
+    std::vector<std::string> defines() const override { return stencil::kernel_defines(); }
     std::unique_ptr<Instance> prepare(Device& dev, Module& mod, const Dataset& d, const RunConfig& cfg) const override {
         if (cfg.variant != "unfused" && cfg.variant != "fused")
             throw Error("stencil: unknown variant '" + cfg.variant + "' (known: unfused, fused)");
