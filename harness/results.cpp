@@ -140,6 +140,7 @@ json benchmark_json(const BenchmarkResult& b) {
                 {"bw_fraction", b.throughput.bw_fraction},
                 {"flop_fraction", b.throughput.flop_fraction}}},
               {"ptx_hash", b.ptx_hash}};
+    if (!b.picked.empty()) j["picked"] = b.picked;
     return j;
 }
 
@@ -160,6 +161,7 @@ BenchmarkResult benchmark_from_json(const json& j, const std::string& where) {
     b.program = field<std::string>(j, "program", where);
     b.dataset = field<std::string>(j, "dataset", where);
     b.variant = j.value("variant", "");
+    b.picked = j.value("picked", "");
     b.backend = field<std::string>(j, "backend", where);
     b.launch = j.value("launch", "stream");
     b.device = field<std::string>(j, "device", where);
