@@ -16,6 +16,7 @@
 #include "cuda/kernel_cache.hpp"
 #include "cuda/nvrtc_api.hpp"
 #include "embedded.hpp"
+#include "program.hpp"
 #include "scoped_env.hpp"
 
 namespace {
@@ -142,6 +143,14 @@ std::string test_name(const ::testing::TestParamInfo<Source>& info) {
 
 std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
 
+// What the runner passes a program's kernel files (Program::defines): e.g. tuning constants
+// that both dialects require from the host.
+std::vector<std::string> program_defines(const std::string& file_name) {
+    if (file_name.rfind("programs/", 0) != 0) return {};
+    const std::size_t start = std::string("programs/").size();
+    return tb::find_program(file_name.substr(start, file_name.find('/', start) - start)).defines();
+}
+
 // ---- every kernel source -------------------------------------------------------------------
 
 TEST(KernelSources, AreFound) {
@@ -170,6 +179,7 @@ TEST_P(EverySource, CompilesToPtxWithEveryKernelUnderEveryMathMode) {
         SCOPED_TRACE(std::string("math mode ") + tb::to_string(mode));
         CompileOptions opt;
         opt.math = mode;
+        opt.defines = program_defines(src.file_name);
         PtxBuild b;
         try {
             b = compile_to_ptx(src, opt, kArch);
