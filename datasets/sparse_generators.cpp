@@ -66,6 +66,25 @@ std::int64_t icbrt(std::int64_t q) {
     return r;
 }
 
+// `count` distinct sorted columns in [0, cols) by selection sampling (Knuth's algorithm S):
+// one pass over the columns, exact count, for rows too long for random_row's draw-and-sort.
+void sampled_row(CsrMatrix& m, std::int64_t count, std::int32_t cols, Rng& rng) {
+    if (count > cols)
+        throw Error("sparse generator: " + std::to_string(count) + " entries in a row of " + std::to_string(cols) + " columns");
+    std::int64_t needed = count;
+    for (std::int64_t c = 0; c < cols && needed > 0; ++c)
+        if (std::int64_t(rng.below(std::uint64_t(cols - c))) < needed) {
+            m.col.push_back(std::int32_t(c));
+            m.val.push_back(value_from_bits(rng.next_u64()));
+            --needed;
+        }
+}
+
+// Seed-independent row lengths of the extreme structures, from a hash of the row number.
+std::uint64_t length_hash(std::int64_t row, std::uint64_t structure) {
+    return Rng(std::uint64_t(row) * 0x9E3779B97F4A7C15ull ^ structure).next_u64();
+}
+
 std::int64_t long_row_position(std::int32_t k, std::int32_t rows, std::int32_t long_count) {
     return (2 * std::int64_t(k) + 1) * rows / (2 * std::int64_t(long_count));
 }
@@ -213,6 +232,61 @@ CsrMatrix long_rows(std::int32_t rows, std::int32_t long_count, std::int32_t lon
     for (std::int64_t i = 0; i < rows; ++i) {
         Rng rng = row_rng(seed, i);
         random_row(m, long_rows_row_length(i, rows, long_count, long_length), rows, rng, scratch);
+        end_row(m, i);
+    }
+    return m;
+}
+
+std::int32_t half_row_short_length(std::int64_t row) { return 1 + std::int32_t(length_hash(row, 0x4841) % 9); }
+
+std::int64_t half_row_long_length(std::int32_t rows) {
+    std::int64_t sum = 0;
+    for (std::int64_t i = 0; i < rows; ++i)
+        if (i != rows / 2) sum += half_row_short_length(i);
+    return sum;
+}
+
+std::int64_t half_row_nnz(std::int32_t rows) { return 2 * half_row_long_length(rows); }
+
+CsrMatrix half_row(std::int32_t rows, std::int32_t cols, std::uint64_t seed) {
+    const std::int64_t long_length = half_row_long_length(rows);
+    if (long_length > cols)
+        throw Error("half_row: the long row of " + std::to_string(long_length) + " exceeds " + std::to_string(cols) +
+                    " columns");
+    CsrMatrix m;
+    start(m, rows, cols, 2 * long_length);
+    std::vector<std::int32_t> scratch;
+    for (std::int64_t i = 0; i < rows; ++i) {
+        Rng rng = row_rng(seed, i);
+        if (i == rows / 2) sampled_row(m, long_length, cols, rng);
+        else random_row(m, half_row_short_length(i), cols, rng, scratch);
+        end_row(m, i);
+    }
+    return m;
+}
+
+std::int32_t empty_rows_row_length(std::int64_t row, std::int32_t every) {
+    const std::uint64_t h = length_hash(row, 0x454D);
+    if (h % std::uint64_t(every) != 0) return 0;
+    return 8 + std::int32_t((h >> 32) % 33);
+}
+
+std::int64_t empty_rows_nnz(std::int32_t rows, std::int32_t every) {
+    std::int64_t nnz = 0;
+    for (std::int64_t i = 0; i < rows; ++i) nnz += empty_rows_row_length(i, every);
+    return nnz;
+}
+
+CsrMatrix empty_rows(std::int32_t rows, std::int32_t every, std::uint64_t seed) {
+    CsrMatrix m;
+    start(m, rows, rows, empty_rows_nnz(rows, every));
+    std::vector<std::int32_t> scratch;
+    for (std::int64_t i = 0; i < rows; ++i) {
+        const std::int32_t length = empty_rows_row_length(i, every);
+        if (length > 0) {
+            Rng rng = row_rng(seed, i);
+            random_row(m, length, rows, rng, scratch);
+        }
         end_row(m, i);
     }
     return m;

@@ -41,4 +41,18 @@ std::int32_t long_rows_row_length(std::int64_t row, std::int32_t rows, std::int3
 CsrMatrix long_rows(std::int32_t rows, std::int32_t long_count, std::int32_t long_length, std::uint64_t seed);
 std::int64_t long_rows_nnz(std::int32_t rows, std::int32_t long_count, std::int32_t long_length);
 
+// One row, the middle one (rows / 2), holds half the non-zeros: its length is the sum of
+// the other rows' lengths, 1 to 9 each (a fixed hash of the row number). Columns uniformly
+// random; cols must be at least the long row's length (about 5 * rows).
+std::int32_t half_row_short_length(std::int64_t row);
+std::int64_t half_row_long_length(std::int32_t rows);
+std::int64_t half_row_nnz(std::int32_t rows);
+CsrMatrix half_row(std::int32_t rows, std::int32_t cols, std::uint64_t seed);
+
+// Mostly empty rows: one row in `every` on average (a fixed hash of the row number) holds
+// 8 to 40 entries, the others none; square, columns uniformly random.
+std::int32_t empty_rows_row_length(std::int64_t row, std::int32_t every);
+std::int64_t empty_rows_nnz(std::int32_t rows, std::int32_t every);
+CsrMatrix empty_rows(std::int32_t rows, std::int32_t every, std::uint64_t seed);
+
 }  // namespace tb::sparse

@@ -216,6 +216,13 @@ BackendMatrix backend_matrix(const Results& r, const std::string& baseline, doub
         const std::size_t ci = std::size_t(std::find(m.columns.begin(), m.columns.end(), column_of(b)) - m.columns.begin());
         by_cell[it->second][ci] = &b;
     }
+    for (std::size_t ri = 0; ri < m.rows.size(); ++ri) {
+        std::vector<std::string> picks;
+        for (const BenchmarkResult* b : by_cell[ri])
+            if (b && !b->picked.empty() && std::find(picks.begin(), picks.end(), b->picked) == picks.end())
+                picks.push_back(b->picked);
+        for (const auto& p : picks) m.rows[ri].picked += (m.rows[ri].picked.empty() ? "" : ",") + p;
+    }
 
     std::set<std::string> device_names;
     for (std::size_t ri = 0; ri < m.rows.size(); ++ri) {

@@ -90,7 +90,9 @@ struct MatrixCell {
 struct MatrixRow {
     std::string key;  // program/dataset[/variant]/launch
     std::string program, dataset, variant, launch;
+    std::string picked;  // what a self-choosing variant ran, per column in order when they differ ("merge", "merge,vector")
     std::vector<MatrixCell> cells;  // one per column
+    std::string label() const { return picked.empty() ? key : key + " -> " + picked; }
 };
 
 struct BackendMatrix {

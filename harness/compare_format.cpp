@@ -257,7 +257,7 @@ namespace {
 std::string cell_text(const MatrixCell& c, bool is_baseline) {
     if (!c.present) return "";
     if (c.status != Status::Ok) return to_string(c.status);
-    if (c.speedup <= 0) return "no baseline";
+    if (c.speedup <= 0) return format_ms(c.median_ms) + " ms";  // a row without the baseline (cuSPARSE's own algorithms)
     if (is_baseline) return format_speedup(c.speedup);
     return (c.significant ? "" : "~") + format_speedup(c.speedup);
 }
@@ -300,7 +300,7 @@ std::string matrix_terminal(const BackendMatrix& m, const std::string& run, bool
     }
     std::vector<std::vector<Cell>> rows;
     for (const auto& r : m.rows) {
-        std::vector<Cell> cells = {{r.key}, {baseline_ms(m, r)}};
+        std::vector<Cell> cells = {{r.label()}, {baseline_ms(m, r)}};
         for (std::size_t ci = 0; ci < m.columns.size(); ++ci) {
             const bool is_base = m.columns[ci].substr(0, m.columns[ci].find('@')) == m.baseline;
             cells.push_back({cell_text(r.cells[ci], is_base), is_base ? nullptr : cell_color(r.cells[ci])});
@@ -322,7 +322,7 @@ std::string matrix_markdown(const BackendMatrix& m, const std::string& run) {
     for (std::size_t i = 0; i < m.columns.size(); ++i) out << "--:|";
     out << "\n";
     for (const auto& r : m.rows) {
-        out << "| " << markdown_escape(r.key) << " | " << baseline_ms(m, r) << " |";
+        out << "| " << markdown_escape(r.label()) << " | " << baseline_ms(m, r) << " |";
         for (std::size_t ci = 0; ci < m.columns.size(); ++ci) {
             const bool is_base = m.columns[ci].substr(0, m.columns[ci].find('@')) == m.baseline;
             out << " " << markdown_escape(cell_text(r.cells[ci], is_base)) << " |";
@@ -340,6 +340,7 @@ json matrix_json(const BackendMatrix& m, const std::string& run) {
     for (const auto& r : m.rows) {
         json row = {{"key", r.key}, {"program", r.program}, {"dataset", r.dataset}, {"variant", r.variant},
                     {"launch", r.launch}, {"cells", json::object()}};
+        if (!r.picked.empty()) row["picked"] = r.picked;
         for (std::size_t ci = 0; ci < m.columns.size(); ++ci) {
             const MatrixCell& c = r.cells[ci];
             if (!c.present) continue;

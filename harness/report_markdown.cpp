@@ -101,7 +101,8 @@ void matrix_table(std::ostringstream& out, const BackendMatrix& m) {
     out << "\n";
     for (const auto& r : m.rows) {
         // The section names the program already.
-        const std::string key = r.key.rfind(r.program + "/", 0) == 0 ? r.key.substr(r.program.size() + 1) : r.key;
+        const std::string label = r.label();
+        const std::string key = label.rfind(r.program + "/", 0) == 0 ? label.substr(r.program.size() + 1) : label;
         out << "| " << markdown_escape(key) << " |";
         for (std::size_t ci = 0; ci < m.columns.size(); ++ci) {
             const MatrixCell& c = r.cells[ci];

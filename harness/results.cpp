@@ -151,6 +151,7 @@ json benchmark_json(const BenchmarkResult& b) {
               {"ptx_hash", b.ptx_hash},
               {"wall_ms", b.wall_ms}};
     if (b.merged_from >= 0) j["merged_from"] = b.merged_from;
+    if (!b.picked.empty()) j["picked"] = b.picked;
     return j;
 }
 
@@ -171,6 +172,7 @@ BenchmarkResult benchmark_from_json(const json& j, const std::string& where) {
     b.program = field<std::string>(j, "program", where);
     b.dataset = field<std::string>(j, "dataset", where);
     b.variant = j.value("variant", "");
+    b.picked = j.value("picked", "");
     b.backend = field<std::string>(j, "backend", where);
     b.launch = j.value("launch", "stream");
     b.device = field<std::string>(j, "device", where);

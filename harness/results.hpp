@@ -41,6 +41,7 @@ struct ClockRecord {
 struct BenchmarkResult {
     std::string name;  // program/dataset/backend[/variant][/launch]
     std::string program, dataset, variant, backend, launch, device, math;
+    std::string picked;  // the variant a self-choosing variant ran (spmv's auto); empty otherwise
     Status status = Status::Error;
     std::string error;  // why status is not Ok
     Validation validation;

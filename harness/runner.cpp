@@ -247,6 +247,7 @@ private:
             dev->reset_transfer_stats();
             current_ = c.vendor ? c.program->prepare_vendor(*dev, c.dataset, cfg)
                                 : c.program->prepare(*dev, *m->module, c.dataset, cfg);
+            r.picked = current_->picked_variant();
             if (c.launch == LaunchMode::Graph) r.graph_capture_ms = current_->prepare_graph();
             r.upload_ms = dev->transfer_stats().upload_ms;
             current_->poison();

@@ -62,6 +62,15 @@ std::string lower(std::string s) {
     return s;
 }
 
+// Kernel variants, then the variants only vendor rows run (Program::vendor_variants).
+std::vector<std::string> all_variants(const Program& p) {
+    std::vector<std::string> v = p.variants();
+    if (p.has_vendor_baseline())
+        for (const auto& vv : p.vendor_variants())
+            if (std::find(v.begin(), v.end(), vv) == v.end()) v.push_back(vv);
+    return v;
+}
+
 bool is_index(const std::string& s) {
     return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
 }
@@ -100,7 +109,7 @@ std::vector<std::size_t> select_devices(const std::vector<DeviceInfo>& devices,
 std::string benchmark_name(const Program& p, const std::string& dataset, const std::string& variant,
                            const std::string& backend, LaunchMode launch) {
     std::string n = p.name() + "/" + dataset;
-    if (p.variants().size() > 1) n += "/" + variant;
+    if (all_variants(p).size() > 1) n += "/" + variant;
     n += "/" + backend;
     if (p.iterative()) n += std::string("/") + to_string(launch);
     return n;
@@ -139,7 +148,7 @@ std::vector<Case> plan_cases(const SelectionRequest& req, const std::vector<Back
         bool found = false;
         std::string known;
         for (const Program* p : programs)
-            for (const auto& pv : p->variants()) {
+            for (const auto& pv : all_variants(*p)) {
                 found = found || pv == v;
                 known += (known.empty() ? "" : ", ") + p->name() + ":" + pv;
             }
@@ -170,18 +179,21 @@ std::vector<Case> plan_cases(const SelectionRequest& req, const std::vector<Back
                     if (req.small_only && !d.small && d.file.empty()) continue;
                     // CPU devices run the CI-sized datasets unless asked otherwise.
                     if (req.datasets.empty() && !dev.is_gpu && !d.small && !req.all_datasets && d.file.empty()) continue;
-                    for (const auto& v : p->variants()) {
+                    const std::vector<std::string> kernel_variants = p->variants(), vendor_variants = p->vendor_variants();
+                    for (const auto& v : all_variants(*p)) {
                         if (!req.variants.empty() &&
                             std::find(req.variants.begin(), req.variants.end(), v) == req.variants.end())
                             continue;
                         std::vector<LaunchMode> launches = req.launches;
                         if (launches.empty()) launches = {LaunchMode::Stream, LaunchMode::Graph};
-                        if (req.vendor && slot.id == "cuda-native" && p->has_vendor_baseline() && dev.is_nvidia) {
+                        if (req.vendor && slot.id == "cuda-native" && p->has_vendor_baseline() && dev.is_nvidia &&
+                            std::find(vendor_variants.begin(), vendor_variants.end(), v) != vendor_variants.end()) {
                             Case c{p, d, v, LaunchMode::Stream, si, di,
                                    benchmark_name(*p, d.name, v, kVendorId, LaunchMode::Stream), true};
                             cases.push_back(std::move(c));
                         }
                         if (!slot.run_kernels) continue;
+                        if (std::find(kernel_variants.begin(), kernel_variants.end(), v) == kernel_variants.end()) continue;
                         for (LaunchMode lm : launches) {
                             // Graph replay exists only on the CUDA backends.
                             const bool graph_ok = p->iterative() && slot.id != "opencl";

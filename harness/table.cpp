@@ -60,7 +60,7 @@ std::string format_results_table(const Results& r, bool color) {
     std::vector<Row> rows;
     for (const auto& b : r.benchmarks) {
         Row row{};
-        row.cells[0] = b.name;
+        row.cells[0] = b.picked.empty() ? b.name : b.name + " -> " + b.picked;
         row.cells[1] = b.device;
         row.cells[2] = to_string(b.status);
         row.bad = b.status == Status::ValidationFailed || b.status == Status::Error;

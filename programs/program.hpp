@@ -71,6 +71,9 @@ public:
     // Graph mode: record run() once (or twice, for pointer swaps) so it can be replayed.
     // Returns the capture time in ms; only called when the program is iterative.
     virtual double prepare_graph() { return 0; }
+    // The variant that actually runs when the program chose it itself (spmv's `auto`);
+    // empty otherwise. Recorded as `picked` in the results (docs/results-json.md).
+    virtual std::string picked_variant() const { return {}; }
 };
 
 class Program {
@@ -94,6 +97,10 @@ public:
     // missing, prepare_vendor throws tb::Error saying so and only that row is lost.
     virtual bool has_vendor_baseline() const { return false; }
     virtual std::string vendor_library() const { return ""; }  // "cuFFT", "cuSPARSE"
+    // The variants vendor rows run under: by default the kernel variants (one vendor row
+    // beside each); a program whose library offers its own algorithms names them instead
+    // (spmv: csr-alg1, csr-alg2), and those variants run only as vendor rows.
+    virtual std::vector<std::string> vendor_variants() const { return variants(); }
     virtual std::unique_ptr<Instance> prepare_vendor(Device& dev, const Dataset& d, const RunConfig& cfg) const;
 
     // Programs that read a matrix file (`tribench run --matrix FILE.mtx`) make a dataset of it.

@@ -477,6 +477,33 @@ TEST(BackendMatrix, VariantsShowInRowKeysAsInNames) {
     EXPECT_EQ(m.rows[1].key, "nbody/d/naive/stream");
 }
 
+TEST(BackendMatrix, RowsShowWhatAutoPickedAndVendorOnlyRowsTheirTime) {
+    BenchmarkResult n = ::bench("spmv/d/auto/cuda-native", timings(1.0, 10, 41), Status::Ok, "cuda-native");
+    BenchmarkResult o = ::bench("spmv/d/auto/opencl", timings(1.1, 10, 42), Status::Ok, "opencl");
+    n.variant = o.variant = "auto";
+    n.picked = o.picked = "merge";
+    BenchmarkResult v = ::bench("spmv/d/csr-alg2/vendor", timings(0.9, 10, 43), Status::Ok, "vendor");
+    v.variant = "csr-alg2";
+    v.device = "cuda-native:0";  // vendor rows run on a cuda-native device
+    const BackendMatrix m = backend_matrix(h100({n, o, v}), "cuda-native");
+    ASSERT_EQ(m.rows.size(), 2u);
+    EXPECT_EQ(m.rows[0].key, "spmv/d/auto/stream");
+    EXPECT_EQ(m.rows[0].picked, "merge");
+    EXPECT_EQ(m.rows[0].label(), "spmv/d/auto/stream -> merge");
+    EXPECT_EQ(m.rows[1].picked, "");
+    EXPECT_NE(matrix_terminal(m, "run.json", false).find("spmv/d/auto/stream -> merge"), std::string::npos);
+    EXPECT_NE(matrix_markdown(m, "run.json").find(markdown_escape("spmv/d/auto/stream -> merge")), std::string::npos);
+    EXPECT_EQ(matrix_json(m, "run.json")["rows"][0]["picked"], "merge");
+    EXPECT_FALSE(matrix_json(m, "run.json")["rows"][1].contains("picked"));
+    // The vendor-only row has no baseline to divide by: it shows its median instead.
+    ASSERT_EQ(m.columns, (std::vector<std::string>{"cuda-native", "opencl", "vendor"}));
+    const std::string text = matrix_terminal(m, "run.json", false);
+    EXPECT_NE(text.find(format_ms(m.rows[1].cells[2].median_ms) + " ms"), std::string::npos) << text;
+    // Backends that picked differently are all named.
+    o.picked = "vector";
+    EXPECT_EQ(backend_matrix(h100({n, o}), "cuda-native").rows[0].picked, "merge,vector");
+}
+
 // --- Futhark export ---------------------------------------------------------------------------
 
 TEST(FutharkExport, KeysFollowTheBenchmarkNames) {

@@ -12,6 +12,8 @@
 #include "results.hpp"
 #include "selection.hpp"
 #include "stats.hpp"
+#include "table.hpp"
+#include "program_registry.hpp"
 
 using namespace tb;
 
@@ -91,6 +93,16 @@ TEST(ResultsJson, RoundTrip) {
     EXPECT_EQ(to_json(back), to_json(r));
 }
 
+TEST(ResultsJson, PickedVariantRoundTripsAndIsOmittedWhenEmpty) {
+    Results r = sample_results();
+    EXPECT_FALSE(to_json(r)["benchmarks"][0].contains("picked"));
+    r.benchmarks[0].picked = "merge";
+    const auto j = to_json(r);
+    EXPECT_EQ(j["benchmarks"][0]["picked"], "merge");
+    EXPECT_EQ(results_from_json(j).benchmarks[0].picked, "merge");
+    EXPECT_NE(format_results_table(r, false).find("mandelbrot/128x128/opencl -> merge"), std::string::npos);
+}
+
 TEST(ResultsJson, RejectsWrongVersionAndSchema) {
     auto j = to_json(sample_results());
     j["version"] = 99;
@@ -156,6 +168,60 @@ TEST(Selection, DevicesDefaultToGpusAndMatchByNameOrIndex) {
     EXPECT_EQ(select_devices({cpu, gpu}, {"portable"}), (std::vector<std::size_t>{0}));
     EXPECT_EQ(select_devices({cpu, gpu}, {"h100"}), (std::vector<std::size_t>{1}));
     EXPECT_EQ(select_devices({cpu, gpu}, {"0", "1"}), (std::vector<std::size_t>{0, 1}));
+}
+
+namespace {
+
+// A program whose vendor library has algorithms of its own (like spmv's cuSPARSE rows).
+class VendorAlgorithms final : public Program {
+public:
+    std::string name() const override { return "vendoralgs"; }
+    std::string description() const override { return "test"; }
+    std::vector<Dataset> datasets() const override { return {Dataset{"d", {}, "test", true, ""}}; }
+    std::vector<std::string> variants() const override { return {"a", "b"}; }
+    std::vector<std::string> vendor_variants() const override { return {"lib1", "lib2"}; }
+    bool has_vendor_baseline() const override { return true; }
+    std::uint64_t device_bytes(const Dataset&, const std::string&) const override { return 0; }
+    std::unique_ptr<Instance> prepare(Device&, Module&, const Dataset&, const RunConfig&) const override {
+        return nullptr;
+    }
+};
+const ProgramRegistration vendor_algorithms(std::make_unique<VendorAlgorithms>());
+
+std::vector<std::string> names(const std::vector<Case>& cases) {
+    std::vector<std::string> v;
+    for (const auto& c : cases) v.push_back(c.name + (c.vendor ? " (vendor)" : ""));
+    return v;
+}
+
+}  // namespace
+
+TEST(Selection, VendorRowsRunTheLibrarysOwnVariants) {
+    std::vector<BackendSlot> slots(2);
+    slots[0].id = "cuda-native";
+    slots[1].id = "opencl";
+    DeviceInfo gpu;
+    gpu.name = "NVIDIA H100";
+    gpu.is_gpu = gpu.is_nvidia = true;
+    slots[0].devices = slots[1].devices = {gpu};
+    SelectionRequest req;
+    req.programs = {"vendoralgs"};
+    req.vendor = true;
+    EXPECT_EQ(names(plan_cases(req, slots)),
+              (std::vector<std::string>{"vendoralgs/d/a/cuda-native", "vendoralgs/d/b/cuda-native",
+                                        "vendoralgs/d/lib1/vendor (vendor)", "vendoralgs/d/lib2/vendor (vendor)",
+                                        "vendoralgs/d/a/opencl", "vendoralgs/d/b/opencl"}));
+    req.variants = {"lib2"};
+    EXPECT_EQ(names(plan_cases(req, slots)), (std::vector<std::string>{"vendoralgs/d/lib2/vendor (vendor)"}));
+    req.variants = {"b"};
+    EXPECT_EQ(names(plan_cases(req, slots)), (std::vector<std::string>{"vendoralgs/d/b/cuda-native", "vendoralgs/d/b/opencl"}));
+    req.variants = {"lib3"};
+    try {
+        plan_cases(req, slots);
+        FAIL() << "an unknown variant was accepted";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("vendoralgs:lib2"), std::string::npos) << e.what();
+    }
 }
 
 TEST(Npy, HeaderIsAlignedAndDescribesArray) {

@@ -1,11 +1,13 @@
 // spmv: the generators' structures, the reference and its tolerance, the launch geometry,
-// Matrix Market datasets, and every small dataset and test file run through both kernels
-// on the opencl backend (PoCL in CI).
+// the `auto` rule, Matrix Market datasets, and every small dataset and test file run
+// through every variant on the opencl backend (PoCL in CI).
 #include <algorithm>
 #include <cctype>
 #include <cfloat>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
+#include <map>
 #include <numeric>
 #include <set>
 
@@ -14,9 +16,12 @@
 #include "backend.hpp"
 #include "program.hpp"
 #include "sparse_generators.hpp"
+#include "spmv/instance.hpp"
 #include "spmv/launch_config.hpp"
 #include "spmv/problem.hpp"
 #include "spmv/reference.hpp"
+#include "spmv/tuning.hpp"
+#include "spmv/variant_choice.hpp"
 #include "shared_opencl_device.hpp"
 
 using namespace tb;
@@ -69,9 +74,12 @@ std::vector<std::int32_t> row_lengths(const CsrMatrix& m) {
 
 // ---- Datasets and generators --------------------------------------------------------------
 
-TEST(SpmvDatasets, SixStructuresFromSmallToAtLeast20MNonZeros) {
+const char* const kStructures[] = {"poisson2d", "poisson3d", "fem",     "random",
+                                   "powerlaw",  "longrows",  "halfrow", "emptyrows"};
+
+TEST(SpmvDatasets, EightStructuresFromSmallToAtLeast20MNonZeros) {
     std::set<std::string> names;
-    for (const char* s : {"poisson2d", "poisson3d", "fem", "random", "powerlaw", "longrows"}) {
+    for (const char* s : kStructures) {
         const std::string base = s;
         const Dataset& small = dataset(base + "-s");
         EXPECT_TRUE(small.small);
@@ -83,6 +91,7 @@ TEST(SpmvDatasets, SixStructuresFromSmallToAtLeast20MNonZeros) {
         EXPECT_GE(large.param("nnz"), 20'000'000) << large.name;
         EXPECT_LT(large.param("nnz"), 30'000'000) << large.name;
     }
+    EXPECT_EQ(spmv::generated_datasets().size(), 3 * std::size(kStructures));
     for (const auto& d : spmv::generated_datasets()) {
         EXPECT_TRUE(names.insert(d.name).second) << "duplicate " << d.name;
         for (char c : d.name) EXPECT_TRUE(std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '-') << d.name;
@@ -209,6 +218,46 @@ TEST(SpmvGenerators, LongRowsAreAFewAmongShortOnes) {
         }
     }
     EXPECT_EQ(long_seen, count);
+}
+
+TEST(SpmvGenerators, HalfRowHoldsHalfTheNonZerosInOneRow) {
+    const std::int32_t rows = 3000, cols = 24000;
+    const CsrMatrix m = sparse::half_row(rows, cols, 17);
+    expect_well_formed(m);
+    EXPECT_EQ(m.cols, cols);
+    EXPECT_EQ(m.nnz(), sparse::half_row_nnz(rows));
+    const auto len = row_lengths(m);
+    const auto longest = std::max_element(len.begin(), len.end());
+    EXPECT_EQ(longest - len.begin(), rows / 2);
+    EXPECT_EQ(2 * std::int64_t(*longest), m.nnz()) << "exactly half";
+    for (std::int32_t r = 0; r < rows; ++r)
+        if (r != rows / 2) {
+            ASSERT_GE(len[std::size_t(r)], 1);
+            ASSERT_LE(len[std::size_t(r)], 9);
+        }
+    // The long row's columns spread over the whole range (selection sampling, not a prefix).
+    const auto first = m.col.begin() + m.row_ptr[rows / 2], last = m.col.begin() + m.row_ptr[rows / 2 + 1];
+    EXPECT_LT(*first, cols / 100);
+    EXPECT_GT(*(last - 1), cols - cols / 100);
+    EXPECT_THROW(sparse::half_row(3000, 1000, 1), Error);  // the long row cannot fit
+}
+
+TEST(SpmvGenerators, EmptyRowsAreSevenInEight) {
+    const std::int32_t rows = 8000, every = 8;
+    const CsrMatrix m = sparse::empty_rows(rows, every, 19);
+    expect_well_formed(m);
+    EXPECT_EQ(m.nnz(), sparse::empty_rows_nnz(rows, every));
+    const auto len = row_lengths(m);
+    const auto empty = std::count(len.begin(), len.end(), 0);
+    EXPECT_NEAR(double(empty) / rows, 7.0 / 8.0, 0.02);
+    for (std::int32_t l : len)
+        if (l > 0) {
+            ASSERT_GE(l, 8);
+            ASSERT_LE(l, 40);
+        }
+    // Runs of empty rows longer than a merge tile's worth of rows exist at this density only
+    // by chance; what matters is that empty rows sit between non-empty ones.
+    EXPECT_GT(std::count_if(len.begin() + 1, len.end(), [](std::int32_t l) { return l > 0; }), 500);
 }
 
 TEST(SpmvGenerators, DeterministicFromTheSeed) {
@@ -347,6 +396,153 @@ TEST(SpmvLaunch, GroupSizeFollowsTheMeanRowLength) {
     EXPECT_EQ(spmv::block_size(0), 256u);  // unknown limit
 }
 
+TEST(SpmvLaunch, MergeTilesCoverTheMergePath) {
+    // 1000 rows + 9000 non-zeros = 10000 steps in tiles of 256 * kMergeItems.
+    const auto g = spmv::merge_geometry(1000, 9000, 256);
+    EXPECT_EQ(g.block, 256u);
+    EXPECT_EQ(g.tile_items, 256u * spmv::kMergeItems);
+    EXPECT_EQ(g.tiles, (10000 + g.tile_items - 1) / g.tile_items);
+    EXPECT_EQ(g.windows, 1u);
+    EXPECT_EQ(g.words_bytes(), (g.tile_items + 1) * 4u);
+    EXPECT_EQ(g.done_bytes(), g.tile_items * 4u);
+    EXPECT_EQ(g.scan_bytes(), 256u * 4);
+    // A 20M non-zero matrix: about 12k tiles, a few fix-up windows of 256 * kFixupItems.
+    const auto l = spmv::merge_geometry(2'000'000, 20'000'000, 256);
+    EXPECT_EQ(l.tiles, (22'000'000u + l.tile_items - 1) / l.tile_items);
+    EXPECT_EQ(l.windows, (l.tiles + 256u * spmv::kFixupItems - 1) / (256u * spmv::kFixupItems));
+    EXPECT_GT(l.windows, 1u);
+    EXPECT_EQ(spmv::merge_geometry(2'000'000, 20'000'000, 256, 1).windows, (l.tiles + 255) / 256);
+    EXPECT_EQ(spmv::merge_geometry(1, 1, 64).tiles, 1u);
+    // Steps beyond 32 bits and blocks that are not whole scan slices are refused.
+    EXPECT_THROW(spmv::merge_geometry(std::int64_t(1) << 31, std::int64_t(1) << 31, 256), Error);
+    EXPECT_THROW(spmv::merge_geometry(100, 100, 16), Error);
+    EXPECT_THROW(spmv::merge_geometry(100, 100, 48), Error);
+}
+
+TEST(SpmvLaunch, DefinesCarryEveryTuningConstant) {
+    const auto defs = find_program("spmv").defines();
+    EXPECT_EQ(defs, spmv::kernel_defines());
+    for (const std::string d : {"SPMV_BLOCK=" + std::to_string(spmv::kBlock),
+                                "SPMV_SCALAR_BATCH=" + std::to_string(spmv::kScalarBatch),
+                                "SPMV_VECTOR_BATCH=" + std::to_string(spmv::kVectorBatch),
+                                "SPMV_MERGE_ITEMS=" + std::to_string(spmv::kMergeItems),
+                                "SPMV_SCAN_WIDTH=" + std::to_string(spmv::kScanWidth),
+                                "SPMV_FIXUP_ITEMS=" + std::to_string(spmv::kFixupItems)})
+        EXPECT_NE(std::find(defs.begin(), defs.end(), d), defs.end()) << d;
+    // Neither kernel file sets a value of its own.
+    for (Dialect dialect : {Dialect::OpenCL, Dialect::Cuda}) {
+        const std::string text = program_source(find_program("spmv"), dialect).text;
+        for (const char* name : {"SPMV_SCALAR_BATCH", "SPMV_VECTOR_BATCH", "SPMV_MERGE_ITEMS", "SPMV_FIXUP_ITEMS"}) {
+            EXPECT_EQ(text.find(std::string("#define ") + name), std::string::npos) << name;
+            EXPECT_NE(text.find(std::string("#ifndef ") + name), std::string::npos) << name;
+        }
+    }
+}
+
+// ---- The auto rule ---------------------------------------------------------------------------
+
+namespace {
+
+std::vector<std::int32_t> offsets(const std::vector<std::int32_t>& lengths) {
+    std::vector<std::int32_t> p(1, 0);
+    for (std::int32_t l : lengths) p.push_back(p.back() + l);
+    return p;
+}
+
+template <class F>
+spmv::RowStats stats_of_lengths(std::int64_t rows, F length) {
+    std::vector<std::int32_t> lengths(static_cast<std::size_t>(rows));
+    for (std::int64_t i = 0; i < rows; ++i) lengths[std::size_t(i)] = std::int32_t(length(i));
+    return spmv::row_stats(offsets(lengths));
+}
+
+}  // namespace
+
+TEST(SpmvAuto, RowStatsOfAKnownMatrix) {
+    // Lengths 0, 2, 4, 6: mean 3, population stddev sqrt(5), one empty row in four.
+    const spmv::RowStats s = spmv::row_stats(offsets({0, 2, 4, 6}));
+    EXPECT_EQ(s.rows, 4);
+    EXPECT_EQ(s.nnz, 12);
+    EXPECT_DOUBLE_EQ(s.mean, 3);
+    EXPECT_EQ(s.max, 6);
+    EXPECT_NEAR(s.cv, std::sqrt(5.0) / 3, 1e-12);
+    EXPECT_DOUBLE_EQ(s.empty_fraction, 0.25);
+    EXPECT_EQ(spmv::describe(s), "mean 3, max 6, cv 0.745, 25% empty");
+    const spmv::RowStats even = spmv::row_stats(offsets(std::vector<std::int32_t>(100, 5)));
+    EXPECT_DOUBLE_EQ(even.cv, 0);
+    EXPECT_EQ(spmv::row_stats({0}).rows, 0);  // no rows: all zero, no division
+}
+
+TEST(SpmvAuto, RuleOnSyntheticStatistics) {
+    spmv::RowStats s;
+    s.rows = 1'000'000;
+    s.mean = 5;
+    s.nnz = 5'000'000;
+    s.max = 5;
+    EXPECT_EQ(spmv::pick_variant(s), "scalar");   // short, even rows
+    s.mean = spmv::kVectorMinMean;
+    s.max = 8;
+    EXPECT_EQ(spmv::pick_variant(s), "vector");   // from the threshold on
+    s.mean = 20;
+    s.max = 20;
+    s.nnz = 20'000'000;
+    EXPECT_EQ(spmv::pick_variant(s), "vector");
+    s.cv = spmv::kMaxEvenCv;
+    EXPECT_EQ(spmv::pick_variant(s), "vector");   // at the bound: still even
+    s.cv = spmv::kMaxEvenCv * 1.01;
+    EXPECT_EQ(spmv::pick_variant(s), "merge");    // uneven
+    // A dominant longest row with an otherwise low spread: G = 8 for a mean of 20, so
+    // 32 non-zeros per round trip; 22.5M non-zeros stream in 100 round trips.
+    s.cv = 0.5;
+    s.nnz = std::int64_t(100 * spmv::kNonZerosPerRoundTrip);
+    EXPECT_EQ(spmv::longest_row_round_trips(s), 1);
+    s.max = 32 * 100;
+    EXPECT_EQ(spmv::longest_row_round_trips(s), 100);
+    EXPECT_EQ(spmv::pick_variant(s), "vector");
+    s.max = 32 * 100 + 1;
+    EXPECT_EQ(spmv::longest_row_round_trips(s), 101);
+    EXPECT_EQ(spmv::pick_variant(s), "merge");
+    // On a small matrix a few round trips never dominate: the launch does.
+    spmv::RowStats small;
+    small.rows = 4096;
+    small.nnz = 20'000;
+    small.mean = 4.9;
+    small.max = 8 * (spmv::kMinDominantRoundTrips - 1);
+    EXPECT_EQ(spmv::pick_variant(small), "scalar");
+    small.max = 8 * spmv::kMinDominantRoundTrips;
+    EXPECT_EQ(spmv::pick_variant(small), "merge");
+}
+
+TEST(SpmvAuto, PicksOfTheGeneratedMatrices) {
+    // Small and medium: from the generated matrices.
+    const std::map<std::string, std::string> expected = {
+        {"poisson2d", "scalar"}, {"poisson3d", "scalar"}, {"fem", "vector"},    {"random", "vector"},
+        {"powerlaw", "merge"},   {"longrows", "merge"},   {"halfrow", "merge"}, {"emptyrows", "merge"}};
+    for (const auto& d : spmv::generated_datasets()) {
+        if (d.name.back() == 'l') continue;
+        const std::string structure = d.name.substr(0, d.name.rfind('-'));
+        const spmv::RowStats s = spmv::row_stats(spmv::generate_matrix(d, 3).row_ptr);
+        EXPECT_EQ(spmv::pick_variant(s), expected.at(structure)) << d.name << ": " << spmv::describe(s);
+    }
+    // Large skewed ones from their row lengths alone (no columns to draw).
+    const Dataset& pl = dataset("powerlaw-l");
+    EXPECT_EQ(spmv::pick_variant(stats_of_lengths(pl.param("rows"), [&](std::int64_t k) {
+                  return sparse::power_law_row_length(k, std::int32_t(pl.param("dmax")), std::int32_t(pl.param("dmin")));
+              })),
+              "merge");
+    const Dataset& lr = dataset("longrows-l");
+    EXPECT_EQ(spmv::pick_variant(stats_of_lengths(lr.param("rows"), [&](std::int64_t k) {
+                  return sparse::long_rows_row_length(k, std::int32_t(lr.param("rows")), std::int32_t(lr.param("long_rows")),
+                                                      std::int32_t(lr.param("long_length")));
+              })),
+              "merge");
+    const Dataset& er = dataset("emptyrows-l");
+    EXPECT_EQ(spmv::pick_variant(stats_of_lengths(er.param("rows"), [&](std::int64_t k) {
+                  return sparse::empty_rows_row_length(k, std::int32_t(er.param("every")));
+              })),
+              "merge");
+}
+
 TEST(SpmvLaunch, GridIsCappedPerComputeUnit) {
     EXPECT_EQ(spmv::launch_groups(100, 132), 100u);
     EXPECT_EQ(spmv::launch_groups(1'000'000, 132), 132u * spmv::kGroupsPerComputeUnit);
@@ -359,9 +555,10 @@ TEST(SpmvLaunch, GridIsCappedPerComputeUnit) {
 TEST(SpmvFiles, DatasetFromFile) {
     const Program& p = find_program("spmv");
     EXPECT_TRUE(p.takes_matrix_file());
-    EXPECT_EQ(p.variants(), (std::vector<std::string>{"scalar", "vector"}));
+    EXPECT_EQ(p.variants(), (std::vector<std::string>{"scalar", "vector", "merge", "auto"}));
     EXPECT_TRUE(p.has_vendor_baseline());
     EXPECT_EQ(p.vendor_library(), "cuSPARSE");
+    EXPECT_EQ(p.vendor_variants(), (std::vector<std::string>{"csr-alg1", "csr-alg2"}));
 
     const Dataset d = p.dataset_from_file(data("CamelCase.mtx"));
     EXPECT_EQ(d.name, "camelcase");
@@ -377,6 +574,8 @@ TEST(SpmvFiles, DatasetFromFile) {
     bare.name = "bare";
     bare.file = data("general.mtx");
     EXPECT_EQ(p.device_bytes(bare, "vector"), std::uint64_t(6 * 8 + 5 * 4 + 5 * 4 + 4 * 4));
+    EXPECT_GT(p.device_bytes(bare, "merge"), p.device_bytes(bare, "vector"));  // tiles and carries
+    EXPECT_EQ(p.device_bytes(bare, "auto"), p.device_bytes(bare, "merge"));
 
     EXPECT_THROW(p.dataset_from_file(data("bad_field.mtx")), Error);
     try {
@@ -387,7 +586,7 @@ TEST(SpmvFiles, DatasetFromFile) {
     }
 }
 
-// ---- Both kernels on the opencl backend ------------------------------------------------------
+// ---- Every variant on the opencl backend ------------------------------------------------------
 
 namespace {
 
@@ -433,12 +632,14 @@ std::vector<RunCase> run_cases() {
     for (const auto& d : spmv::generated_datasets())
         if (d.small) sets.push_back(d.name);
     // Medium sets need more work-groups than the launch cap on a CPU: the kernels'
-    // row-striding loops (and the vector kernel's barriers in them) run many times.
-    for (const char* m : {"powerlaw-m", "fem-m"}) sets.push_back(m);
+    // row-striding loops (and the vector kernel's barriers in them) run many times; merge
+    // gets rows that cross many tiles (halfrow-m's long row spans ~560) and long runs of
+    // empty rows.
+    for (const char* m : {"powerlaw-m", "fem-m", "halfrow-m", "emptyrows-m"}) sets.push_back(m);
     for (const char* f : {"general.mtx", "symmetric.mtx", "empty_row.mtx", "pattern.mtx"}) sets.push_back(f);
     std::vector<RunCase> v;
     for (const auto& s : sets)
-        for (const char* variant : {"scalar", "vector"}) v.push_back({s, variant});
+        for (const char* variant : {"scalar", "vector", "merge", "auto"}) v.push_back({s, variant});
     return v;
 }
 
@@ -454,6 +655,13 @@ TEST_P(SpmvOnOpenCL, ValidatesAndDetectsUncomputedRows) {
     const bool file = rc.dataset.find(".mtx") != std::string::npos;
     const Dataset d = file ? p.dataset_from_file(data(rc.dataset)) : dataset(rc.dataset);
     auto inst = p.prepare(*device_, *module_, d, RunConfig{rc.variant, LaunchMode::Stream, 21});
+    if (rc.variant == "auto") {
+        const std::string picked = inst->picked_variant();
+        EXPECT_EQ(picked, spmv::pick_variant(spmv::row_stats(spmv::load_problem(d, 21)->a.row_ptr)));
+        EXPECT_NE(picked, "auto");
+    } else {
+        EXPECT_EQ(inst->picked_variant(), "");
+    }
     for (int round = 0; round < 2; ++round) {  // repeatable
         inst->poison();
         inst->run();
@@ -483,6 +691,87 @@ INSTANTIATE_TEST_SUITE_P(All, SpmvOnOpenCL, testing::ValuesIn(run_cases()), [](c
     return n;
 });
 
+namespace {
+
+std::vector<float> y_of(Instance& inst) {
+    for (const auto& a : inst.arrays())
+        if (a.name == "y") {
+            std::vector<float> y(a.data.size() / sizeof(float));
+            std::memcpy(y.data(), a.data.data(), a.data.size());
+            return y;
+        }
+    return {};
+}
+
+// A problem whose every partial sum is an exact small integer (values and x in {1, 2}, rows
+// below 2^22 entries): any float summation order gives exactly the integer product, so a
+// lost or doubled carry shows even in a row of a million entries, where the general
+// tolerance (len * FLT_EPSILON * sum|a x|) could hide it.
+std::shared_ptr<const spmv::Problem> integer_problem(const std::string& name) {
+    auto p = std::make_shared<spmv::Problem>();
+    p->name = name + " (integer values)";
+    p->a = spmv::generate_matrix(dataset(name), 29);
+    for (std::size_t k = 0; k < p->a.val.size(); ++k) p->a.val[k] = float(1 + (k % 3 == 0));
+    p->x.resize(std::size_t(p->a.cols));
+    for (std::size_t c = 0; c < p->x.size(); ++c) p->x[c] = float(1 + (c % 5 == 0));
+    return p;
+}
+
+std::vector<float> exact_product(const spmv::Problem& p) {
+    std::vector<float> y(std::size_t(p.a.rows));
+    for (std::int32_t r = 0; r < p.a.rows; ++r) {
+        std::int64_t sum = 0;
+        for (std::int32_t k = p.a.row_ptr[std::size_t(r)]; k < p.a.row_ptr[std::size_t(r) + 1]; ++k)
+            sum += std::int64_t(p.a.val[std::size_t(k)]) * std::int64_t(p.x[std::size_t(p.a.col[std::size_t(k)])]);
+        y[std::size_t(r)] = float(sum);
+    }
+    return y;
+}
+
+}  // namespace
+
+// merge on matrices whose rows cross tiles and fix-up windows, with the default windows and
+// with windows of one carry per work-item (SPMV_FIXUP_ITEMS = 1, so the second fix-up pass
+// runs and halfrow-m's long row crosses several windows): exact, and bit-for-bit the same
+// from run to run.
+TEST_F(SpmvOnOpenCL, MergeIsExactAcrossTilesAndFixupWindows) {
+    if (!device_ || !module_) {
+        if (std::getenv("CI")) FAIL() << "no OpenCL device in CI: " << reason_;
+        GTEST_SKIP() << "no OpenCL device: " << reason_;
+    }
+    const Program& p = find_program("spmv");
+    CompileOptions co;
+    for (std::string d : p.defines())
+        co.defines.push_back(d.rfind("SPMV_FIXUP_ITEMS=", 0) == 0 ? "SPMV_FIXUP_ITEMS=1" : d);
+    const auto small_windows = device_->compile(program_source(p, Dialect::OpenCL), co);
+    const std::uint32_t block = spmv::block_size(device_->info().max_work_group_size);
+    for (const char* name : {"halfrow-s", "longrows-s", "emptyrows-s", "halfrow-m", "powerlaw-m", "emptyrows-m"}) {
+        const auto prob = integer_problem(name);
+        const std::vector<float> expected = exact_product(*prob);
+        for (int items : {spmv::kFixupItems, 1}) {
+            SCOPED_TRACE(std::string(name) + ", SPMV_FIXUP_ITEMS=" + std::to_string(items));
+            const auto geo = spmv::merge_geometry(prob->a.rows, prob->a.nnz(), block, items);
+            if (items == 1 && std::string(name).back() == 'm') ASSERT_GT(geo.windows, 1u) << "the second pass must run";
+            auto inst = spmv::make_merge_instance(*device_, items == 1 ? *small_windows : *module_, prob, items);
+            std::vector<float> first;
+            for (int round = 0; round < 2; ++round) {
+                inst->poison();
+                inst->run();
+                device_->synchronize();
+                const std::vector<float> y = y_of(*inst);
+                ASSERT_EQ(y.size(), expected.size());
+                std::size_t wrong = 0, first_wrong = 0;
+                for (std::size_t r = 0; r < y.size(); ++r)
+                    if (y[r] != expected[r] && wrong++ == 0) first_wrong = r;
+                ASSERT_EQ(wrong, 0u) << "first at row " << first_wrong << ": " << y[first_wrong] << ", expected "
+                                     << expected[first_wrong];
+                if (round == 0) first = y;
+                else EXPECT_EQ(std::memcmp(y.data(), first.data(), y.size() * sizeof(float)), 0);
+            }
+        }
+    }
+}
+
 TEST(SpmvVendor, RefusedOffCuda) {
     auto backend = make_backend("opencl");
     std::unique_ptr<Device> dev;
@@ -493,7 +782,7 @@ TEST(SpmvVendor, RefusedOffCuda) {
     if (!dev) GTEST_SKIP() << "no OpenCL device";
     const Program& p = find_program("spmv");
     try {
-        p.prepare_vendor(*dev, dataset("poisson2d-s"), RunConfig{"scalar", LaunchMode::Stream, 1});
+        p.prepare_vendor(*dev, dataset("poisson2d-s"), RunConfig{"csr-alg1", LaunchMode::Stream, 1});
         FAIL() << "cuSPARSE ran on " << dev->info().name;
     } catch (const Error& e) {
         EXPECT_EQ(std::string(e.what()).rfind("cuSPARSE not available", 0), 0u) << e.what();

@@ -1,7 +1,8 @@
-// cuSPARSE's generic SpMV as the vendor baseline. libcusparse is opened at run time (never
-// linked); only its types come from the toolkit's cusparse.h. Handle, descriptors and the
-// work buffer are made in prepare, outside timing; run() is one cusparseSpMV on the
-// backend's own stream, so the harness's events time it like a kernel.
+// cuSPARSE's generic SpMV as the vendor baseline, one row per CSR algorithm (variants
+// csr-alg1 and csr-alg2). libcusparse is opened at run time (never linked); only its types
+// come from the toolkit's cusparse.h. Handle, descriptors, the work buffer and the
+// algorithm's analysis are made in prepare, outside timing; run() is one cusparseSpMV on
+// the backend's own stream, so the harness's events time it like a kernel.
 #include "instance.hpp"
 
 #include <cstdint>
@@ -22,7 +23,7 @@ void require_cusparse(Device&) {
     throw Error("cuSPARSE not available: tribench was built without the CUDA toolkit's cusparse.h");
 }
 
-std::unique_ptr<Instance> make_cusparse_instance(Device& dev, std::shared_ptr<const Problem>) {
+std::unique_ptr<Instance> make_cusparse_instance(Device& dev, std::shared_ptr<const Problem>, const std::string&) {
     require_cusparse(dev);
     return nullptr;
 }
@@ -104,15 +105,20 @@ void warn(const CusparseApi& api, cusparseStatus_t s, const char* call) {
 
 void* device_pointer(const Buffer& b) { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(b.handle())); }
 
-// CSR_ALG1: cuSPARSE's default CSR algorithm, chosen explicitly so the baseline does not
-// change meaning if ALG_DEFAULT is remapped (CSR_ALG2 trades speed for bit-wise
-// reproducibility). The validation bound holds for any summation order either uses.
-constexpr cusparseSpMVAlg_t kAlgorithm = CUSPARSE_SPMV_CSR_ALG1;
+// The algorithms by name, chosen explicitly so a row does not change meaning if
+// ALG_DEFAULT is remapped. CSR_ALG1 is cuSPARSE's default for CSR; CSR_ALG2 is documented
+// as giving bit-wise the same result on every run (a fixed split of the non-zeros). The
+// validation bound holds for any summation order either uses.
+cusparseSpMVAlg_t algorithm_of(const std::string& variant) {
+    if (variant == "csr-alg1") return CUSPARSE_SPMV_CSR_ALG1;
+    if (variant == "csr-alg2") return CUSPARSE_SPMV_CSR_ALG2;
+    throw Error("spmv: no cuSPARSE algorithm '" + variant + "' (known: csr-alg1, csr-alg2)");
+}
 
 class CusparseInstance final : public SpmvInstance {
 public:
-    CusparseInstance(Device& dev, std::shared_ptr<const Problem> problem)
-        : SpmvInstance(dev, std::move(problem)), api_(CusparseApi::get()) {
+    CusparseInstance(Device& dev, std::shared_ptr<const Problem> problem, cusparseSpMVAlg_t algorithm)
+        : SpmvInstance(dev, std::move(problem)), api_(CusparseApi::get()), algorithm_(algorithm) {
         try {
             setup();
         } catch (...) {
@@ -124,7 +130,7 @@ public:
 
     void run() override {
         check(api_, api_.spmv(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha_, mat_, vec_x_, &beta_, vec_y_,
-                              CUDA_R_32F, kAlgorithm, buffer_ ? device_pointer(buffer_) : nullptr),
+                              CUDA_R_32F, algorithm_, buffer_ ? device_pointer(buffer_) : nullptr),
               "cusparseSpMV");
     }
 
@@ -144,14 +150,14 @@ private:
         std::size_t bytes = 0;
         check(api_,
               api_.spmv_buffer_size(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha_, mat_, vec_x_, &beta_, vec_y_,
-                                    CUDA_R_32F, kAlgorithm, &bytes),
+                                    CUDA_R_32F, algorithm_, &bytes),
               "cusparseSpMV_bufferSize");
         if (bytes > 0) buffer_ = dev_.alloc(bytes);
         // Analysis a repeated product amortises, as an application would do it once.
         if (api_.spmv_preprocess)
             check(api_,
                   api_.spmv_preprocess(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha_, mat_, vec_x_, &beta_, vec_y_,
-                                       CUDA_R_32F, kAlgorithm, buffer_ ? device_pointer(buffer_) : nullptr),
+                                       CUDA_R_32F, algorithm_, buffer_ ? device_pointer(buffer_) : nullptr),
                   "cusparseSpMV_preprocess");
         dev_.synchronize();
     }
@@ -167,6 +173,7 @@ private:
     }
 
     const CusparseApi& api_;
+    const cusparseSpMVAlg_t algorithm_;
     cusparseHandle_t handle_ = nullptr;
     cusparseSpMatDescr_t mat_ = nullptr;
     cusparseDnVecDescr_t vec_x_ = nullptr, vec_y_ = nullptr;
@@ -187,9 +194,11 @@ void require_cusparse(Device& dev) {
     CusparseApi::get();
 }
 
-std::unique_ptr<Instance> make_cusparse_instance(Device& dev, std::shared_ptr<const Problem> problem) {
+std::unique_ptr<Instance> make_cusparse_instance(Device& dev, std::shared_ptr<const Problem> problem,
+                                                 const std::string& algorithm) {
+    const cusparseSpMVAlg_t alg = algorithm_of(algorithm);
     require_cusparse(dev);  // before any device memory is allocated
-    return std::make_unique<CusparseInstance>(dev, std::move(problem));
+    return std::make_unique<CusparseInstance>(dev, std::move(problem), alg);
 }
 
 #endif

@@ -4,6 +4,7 @@
 
 #include "launch_config.hpp"
 #include "reference.hpp"
+#include "variant_choice.hpp"
 
 namespace tb::spmv {
 namespace {
@@ -74,45 +75,118 @@ std::vector<NamedArray> SpmvInstance::arrays() {
 
 namespace {
 
-class KernelInstance final : public SpmvInstance {
+// scalar: one work-item per row, at most kGroupsPerComputeUnit groups per compute unit.
+class ScalarInstance final : public SpmvInstance {
 public:
-    KernelInstance(Device& dev, Module& mod, std::shared_ptr<const Problem> problem, bool vector)
-        : SpmvInstance(dev, std::move(problem)), vector_(vector),
-          kernel_(mod.kernel(vector ? "spmv_vector" : "spmv_scalar")),
-          block_(block_size(dev.info().max_work_group_size)) {
-        const double mean = double(p_->a.nnz()) / double(p_->a.rows);
-        group_ = vector_group_size(mean, block_);
-    }
+    ScalarInstance(Device& dev, Module& mod, std::shared_ptr<const Problem> problem)
+        : SpmvInstance(dev, std::move(problem)), kernel_(mod.kernel("spmv_scalar")),
+          block_(block_size(dev.info().max_work_group_size)) {}
 
     void run() override {
         const auto rows = std::uint64_t(p_->a.rows);
-        const int units = dev_.info().compute_units;
-        if (!vector_) {
-            dev_.launch(kernel_, Dim3{launch_groups((rows + block_ - 1) / block_, units), 1, 1}, Dim3{block_, 1, 1},
-                        Args(std::int32_t(rows), row_ptr_, col_, val_, x_, y_));
-            return;
-        }
+        dev_.launch(kernel_, Dim3{launch_groups((rows + block_ - 1) / block_, dev_.info().compute_units), 1, 1},
+                    Dim3{block_, 1, 1}, Args(std::int32_t(rows), row_ptr_, col_, val_, x_, y_));
+    }
+
+private:
+    Kernel kernel_;
+    std::uint32_t block_;
+};
+
+// vector: G work-items per row, G from the mean row length.
+class VectorInstance final : public SpmvInstance {
+public:
+    VectorInstance(Device& dev, Module& mod, std::shared_ptr<const Problem> problem)
+        : SpmvInstance(dev, std::move(problem)), kernel_(mod.kernel("spmv_vector")),
+          block_(block_size(dev.info().max_work_group_size)),
+          group_(vector_group_size(double(p_->a.nnz()) / double(p_->a.rows), block_)) {}
+
+    void run() override {
+        const auto rows = std::uint64_t(p_->a.rows);
         const std::uint64_t rows_per_group = block_ / group_;
         Args args(std::int32_t(rows), row_ptr_, col_, val_, x_, y_, std::int32_t(group_));
         args.add(LocalMem{block_ * sizeof(float)});  // the OpenCL kernel's reduction scratch
-        dev_.launch(kernel_, Dim3{launch_groups((rows + rows_per_group - 1) / rows_per_group, units), 1, 1},
+        dev_.launch(kernel_,
+                    Dim3{launch_groups((rows + rows_per_group - 1) / rows_per_group, dev_.info().compute_units), 1, 1},
                     Dim3{block_, 1, 1}, args);
     }
 
 private:
-    bool vector_;
     Kernel kernel_;
     std::uint32_t block_;
-    std::uint32_t group_ = 1;
+    std::uint32_t group_;
+};
+
+// merge: the merge path cut into equal tiles (launch_config.hpp). The tiles' start rows
+// depend only on row_ptr, so they are found once here, outside timing, as cuSPARSE's
+// analysis is (cusparseSpMV_preprocess); run() is the product and the fix-up of the rows
+// that cross tiles: two launches, three when the carries fill several fix-up windows.
+class MergeInstance final : public SpmvInstance {
+public:
+    MergeInstance(Device& dev, Module& mod, std::shared_ptr<const Problem> problem, int fixup_items)
+        : SpmvInstance(dev, std::move(problem)), kernel_(mod.kernel("spmv_merge")),
+          fixup_(mod.kernel("spmv_merge_fixup")),
+          geo_(merge_geometry(p_->a.rows, p_->a.nnz(), block_size(dev.info().max_work_group_size), fixup_items)),
+          tile_row_(dev.alloc((std::size_t(geo_.tiles) + 1) * sizeof(std::int32_t))),
+          carry_row_(dev.alloc(std::size_t(geo_.tiles) * sizeof(std::int32_t))),
+          carry_val_(dev.alloc(std::size_t(geo_.tiles) * sizeof(float))),
+          window_row_(dev.alloc(std::size_t(geo_.windows) * sizeof(std::int32_t))),
+          window_val_(dev.alloc(std::size_t(geo_.windows) * sizeof(float))) {
+        const Kernel partition = mod.kernel("spmv_merge_partition");
+        const std::uint64_t boundaries = std::uint64_t(geo_.tiles) + 1;
+        dev_.launch(partition, Dim3{std::uint32_t((boundaries + geo_.block - 1) / geo_.block), 1, 1},
+                    Dim3{geo_.block, 1, 1},
+                    Args(std::int32_t(p_->a.rows), std::int32_t(p_->a.nnz()), geo_.tile_items, geo_.tiles, row_ptr_,
+                         tile_row_));
+        dev_.synchronize();
+    }
+
+    void run() override {
+        const auto rows = std::int32_t(p_->a.rows);
+        Args args(rows, std::int32_t(p_->a.nnz()), row_ptr_, col_, val_, x_, y_, tile_row_, carry_row_, carry_val_);
+        args.add(LocalMem{geo_.words_bytes()});
+        args.add(LocalMem{geo_.done_bytes()});
+        args.add(LocalMem{geo_.scan_bytes()});
+        args.add(LocalMem{geo_.scan_bytes()});
+        dev_.launch(kernel_, Dim3{geo_.tiles, 1, 1}, Dim3{geo_.block, 1, 1}, args);
+        fixup(geo_.windows, std::int32_t(geo_.tiles), carry_row_, carry_val_, window_row_, window_val_);
+        // The windows' carries; the tiles' carry arrays, read no more, take this pass's
+        // (empty) output.
+        if (geo_.windows > 1) fixup(1, std::int32_t(geo_.windows), window_row_, window_val_, carry_row_, carry_val_);
+    }
+
+private:
+    void fixup(std::uint32_t groups, std::int32_t count, const Buffer& in_row, const Buffer& in_val,
+               const Buffer& out_row, const Buffer& out_val) {
+        Args args(std::int32_t(p_->a.rows), count, in_row, in_val, y_, out_row, out_val);
+        args.add(LocalMem{geo_.scan_bytes()});
+        args.add(LocalMem{geo_.scan_bytes()});
+        dev_.launch(fixup_, Dim3{groups, 1, 1}, Dim3{geo_.block, 1, 1}, args);
+    }
+
+    Kernel kernel_, fixup_;
+    MergeGeometry geo_;
+    Buffer tile_row_, carry_row_, carry_val_, window_row_, window_val_;
 };
 
 }  // namespace
 
+std::unique_ptr<Instance> make_merge_instance(Device& dev, Module& mod, std::shared_ptr<const Problem> problem,
+                                              int fixup_items) {
+    return std::make_unique<MergeInstance>(dev, mod, std::move(problem), fixup_items);
+}
+
 std::unique_ptr<Instance> make_kernel_instance(Device& dev, Module& mod, std::shared_ptr<const Problem> problem,
                                                const std::string& variant) {
-    if (variant != "scalar" && variant != "vector")
-        throw Error("spmv has no variant '" + variant + "' (known: scalar, vector)");
-    return std::make_unique<KernelInstance>(dev, mod, std::move(problem), variant == "vector");
+    std::string kernel = variant;
+    if (variant == "auto") kernel = pick_variant(row_stats(problem->a.row_ptr));
+    std::unique_ptr<SpmvInstance> inst;
+    if (kernel == "scalar") inst = std::make_unique<ScalarInstance>(dev, mod, std::move(problem));
+    else if (kernel == "vector") inst = std::make_unique<VectorInstance>(dev, mod, std::move(problem));
+    else if (kernel == "merge") inst = std::make_unique<MergeInstance>(dev, mod, std::move(problem), kFixupItems);
+    else throw Error("spmv has no variant '" + variant + "' (known: scalar, vector, merge, auto)");
+    if (variant == "auto") inst->set_picked(kernel);
+    return inst;
 }
 
 }  // namespace tb::spmv

@@ -2,6 +2,7 @@
 // problem on the device, poisoning, validation against the CPU reference, the work model.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,6 +19,8 @@ public:
     Validation validate() override;
     WorkModel work() const override;
     std::vector<NamedArray> arrays() override;
+    std::string picked_variant() const override { return picked_; }
+    void set_picked(const std::string& kernel) { picked_ = kernel; }
 
 protected:
     Device& dev_;
@@ -26,16 +29,33 @@ protected:
 
 private:
     std::vector<float> download_y();
+    std::string picked_;  // the kernel `auto` chose; empty for the other variants
 };
 
-// The scalar or vector kernel on any backend; throws tb::Error on an unknown variant.
+// The kernel variants on any backend: scalar, vector, merge, or auto (one of those three
+// from the matrix's row lengths, variant_choice.hpp). Throws tb::Error on an unknown variant.
 std::unique_ptr<Instance> make_kernel_instance(Device& dev, Module& mod, std::shared_ptr<const Problem> problem,
                                                const std::string& variant);
+
 
 // cuSPARSE's generic SpMV (cusparse_baseline.cpp). require_cusparse throws tb::Error
 // ("cuSPARSE not available: ...") unless dev is an NVIDIA GPU on a CUDA backend and the
 // library loads; it is cheap, so callers check before building a large problem.
+// The merge variant for a module compiled with SPMV_FIXUP_ITEMS = fixup_items instead of
+// tuning.hpp's: tests use small fix-up windows to exercise rows that cross windows.
+std::unique_ptr<Instance> make_merge_instance(Device& dev, Module& mod, std::shared_ptr<const Problem> problem,
+                                              int fixup_items);
+
+// `algorithm` is a vendor variant: "csr-alg1" (CUSPARSE_SPMV_CSR_ALG1) or "csr-alg2"
+// (CUSPARSE_SPMV_CSR_ALG2); anything else throws tb::Error.
 void require_cusparse(Device& dev);
-std::unique_ptr<Instance> make_cusparse_instance(Device& dev, std::shared_ptr<const Problem> problem);
+std::unique_ptr<Instance> make_cusparse_instance(Device& dev, std::shared_ptr<const Problem> problem,
+                                                 const std::string& algorithm);
+
+// The vendor row's variants, one per cuSPARSE CSR algorithm.
+inline const std::vector<std::string>& cusparse_variants() {
+    static const std::vector<std::string> v = {"csr-alg1", "csr-alg2"};
+    return v;
+}
 
 }  // namespace tb::spmv

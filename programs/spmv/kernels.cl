@@ -1,15 +1,30 @@
-// CSR sparse matrix times dense vector, y = A x, single precision.
+// CSR sparse matrix times dense vector, y = A x, single precision, three ways to split the
+// work (docs/programs/spmv.md). kernels.cu is the same algorithm in CUDA C++; the tuning
+// constants come from the host (programs/spmv/tuning.hpp), the same for both files.
 //
-// SpMV is bound by memory latency times the bytes in flight, so both kernels
-//  - load a work-item's non-zeros in batches of SPMV_BATCH with the bounds test on each
-//    element rather than on the loop: all loads of a batch are in flight together (a row
-//    of 5 is one memory round trip, not five);
-//  - stride over the rows (the host caps the number of work-groups at a few per compute
-//    unit) and load the next row's offsets while the current row's non-zeros are in flight.
-#define SPMV_BATCH 4
+// SpMV is bound by memory latency times the bytes in flight, so every kernel loads its
+// non-zeros in batches with the bounds test on each element rather than on the loop: all
+// loads of a batch are in flight together (a row of 5 is one round trip, not five).
+#ifndef SPMV_SCALAR_BATCH
+#error "SPMV_SCALAR_BATCH must come from the host (programs/spmv/tuning.hpp)"
+#endif
+#ifndef SPMV_VECTOR_BATCH
+#error "SPMV_VECTOR_BATCH must come from the host (programs/spmv/tuning.hpp)"
+#endif
+#ifndef SPMV_MERGE_ITEMS
+#error "SPMV_MERGE_ITEMS must come from the host (programs/spmv/tuning.hpp)"
+#endif
+#ifndef SPMV_SCAN_WIDTH
+#error "SPMV_SCAN_WIDTH must come from the host (programs/spmv/tuning.hpp)"
+#endif
+#ifndef SPMV_FIXUP_ITEMS
+#error "SPMV_FIXUP_ITEMS must come from the host (programs/spmv/tuning.hpp)"
+#endif
 
 // scalar: one work-item per row. Good when rows are short and even; a long row stalls
-// its whole sub-group, and neighbouring work-items read non-adjacent addresses.
+// its whole sub-group, and neighbouring work-items read non-adjacent addresses. The
+// work-items stride over the rows (the host caps the number of work-groups) and load the
+// next row's offsets while the current row's non-zeros are in flight.
 __kernel void spmv_scalar(int rows, __global const int *restrict row_ptr, __global const int *restrict col,
                           __global const float *restrict val, __global const float *restrict x,
                           __global float *restrict y)
@@ -30,14 +45,14 @@ __kernel void spmv_scalar(int rows, __global const int *restrict row_ptr, __glob
             next_end = row_ptr[next + 1];
         }
         float sum = 0.0f;
-        for (int k = begin; k < end; k += SPMV_BATCH) {
-            int c[SPMV_BATCH];
-            float v[SPMV_BATCH];
-            for (int j = 0; j < SPMV_BATCH; ++j) {
+        for (int k = begin; k < end; k += SPMV_SCALAR_BATCH) {
+            int c[SPMV_SCALAR_BATCH];
+            float v[SPMV_SCALAR_BATCH];
+            for (int j = 0; j < SPMV_SCALAR_BATCH; ++j) {
                 c[j] = k + j < end ? col[k + j] : 0;
                 v[j] = k + j < end ? val[k + j] : 0.0f;
             }
-            for (int j = 0; j < SPMV_BATCH; ++j)
+            for (int j = 0; j < SPMV_SCALAR_BATCH; ++j)
                 if (k + j < end)
                     sum += v[j] * x[c[j]];
         }
@@ -50,9 +65,9 @@ __kernel void spmv_scalar(int rows, __global const int *restrict row_ptr, __glob
 // vector: `group` consecutive work-items per row (a power of two dividing the work-group
 // size, chosen by the host from the mean row length). The group reads its row's
 // non-zeros side by side (coalesced), then reduces its partial sums through local memory:
-// OpenCL C 1.2 has no portable sub-group operations, so each tree step ends in a barrier.
-// The row loop is uniform over the work-group, so every work-item reaches every barrier,
-// including those past the last row.
+// OpenCL C 1.2 has no portable sub-group operations, so each tree step ends in a barrier
+// (kernels.cu: the same tree with warp shuffles). The row loop is uniform over the
+// work-group, so every work-item reaches every barrier, including those past the last row.
 __kernel void spmv_vector(int rows, __global const int *restrict row_ptr, __global const int *restrict col,
                           __global const float *restrict val, __global const float *restrict x,
                           __global float *restrict y, int group, __local float *partial)
@@ -76,15 +91,15 @@ __kernel void spmv_vector(int rows, __global const int *restrict row_ptr, __glob
             next_end = row_ptr[next + 1];
         }
         float sum = 0.0f;
-        for (; k < end; k += group * SPMV_BATCH) {
-            int c[SPMV_BATCH];
-            float v[SPMV_BATCH];
-            for (int j = 0; j < SPMV_BATCH; ++j) {
+        for (; k < end; k += group * SPMV_VECTOR_BATCH) {
+            int c[SPMV_VECTOR_BATCH];
+            float v[SPMV_VECTOR_BATCH];
+            for (int j = 0; j < SPMV_VECTOR_BATCH; ++j) {
                 const int e = k + j * group;
                 c[j] = e < end ? col[e] : 0;
                 v[j] = e < end ? val[e] : 0.0f;
             }
-            for (int j = 0; j < SPMV_BATCH; ++j)
+            for (int j = 0; j < SPMV_VECTOR_BATCH; ++j)
                 if (k + j * group < end)
                     sum += v[j] * x[c[j]];
         }
@@ -102,5 +117,242 @@ __kernel void spmv_vector(int rows, __global const int *restrict row_ptr, __glob
             y[row] = partial[lid];
         k = next_k;
         end = next_end;
+    }
+}
+
+// ---- merge: merge-path SpMV (Merrill and Garland, SC16) --------------------------------
+//
+// The product is a walk along the merge of two sorted lists: the row ends row_ptr[1..rows]
+// and the non-zero indices 0..nnz-1. At point (i, j) of the walk (i rows completed, j
+// non-zeros consumed) the next step consumes non-zero j if it belongs to row i
+// (j < row_ptr[i+1]), else completes row i. The walk has rows + nnz steps; cutting it into
+// tiles of equal length gives every work-group the same work whatever the row lengths.
+//
+//  - spmv_merge_partition (once per matrix, outside timing): each tile's start row.
+//  - spmv_merge: one work-group per tile. It stages the tile's row ends and products
+//    val * x[col] in local memory (coalesced, all loads of a batch in flight), each
+//    work-item walks SPMV_MERGE_ITEMS steps of it, a segmented scan hands each work-item
+//    the partial sum of the row it starts in, and the completed rows go to y coalesced.
+//    The row still in progress at the tile's end is the tile's carry (row, partial sum).
+//  - spmv_merge_fixup: adds each run of carries with the same row to y (the tile that
+//    completes a row has written its own part), in windows of SPMV_FIXUP_ITEMS carries
+//    per work-item; a run that leaves a window becomes that window's carry for a second
+//    pass of the same kernel with one work-group.
+// Every sum is taken in a fixed order: results are the same from run to run.
+
+// Rows completed after `diagonal` steps of the walk: the number of row ends among the first
+// `diagonal` items of the merge, row end r before non-zero index j when r <= j.
+int merge_path_rows(uint diagonal, int rows, int nnz, __global const int *restrict row_end)
+{
+    int lo = (int)max((long)diagonal - (long)nnz, 0L);
+    int hi = (int)min((long)diagonal, (long)rows);
+    while (lo < hi) {
+        const int mid = (int)(((uint)lo + (uint)hi) >> 1);
+        if (row_end[mid] <= (int)(diagonal - (uint)mid - 1u))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+// Row of every tile boundary t = 0..tiles (tile_row[tiles] == rows).
+__kernel void spmv_merge_partition(int rows, int nnz, uint tile_items, uint tiles,
+                                   __global const int *restrict row_ptr, __global int *restrict tile_row)
+{
+    const uint t = (uint)get_global_id(0);
+    if (t > tiles)
+        return;
+    const ulong total = (ulong)(uint)rows + (ulong)(uint)nnz;
+    const uint diagonal = (uint)min((ulong)t * tile_items, total);
+    tile_row[t] = merge_path_rows(diagonal, rows, nnz, row_ptr + 1);
+}
+
+// Segmented inclusive scan over the work-group of (flag, value) in work-item order: a set
+// flag starts a new segment (the value does not continue an earlier row). First level:
+// SPMV_SCAN_WIDTH-wide slices by a Hillis-Steele tree in local memory (a barrier per step;
+// kernels.cu shuffles within a warp); second level: each work-item folds the totals of the
+// slices before its own, in order. Returns the inclusive value; *exclusive gets the one
+// before this work-item (0 for the first). Called once per kernel: sv and sf are not
+// reused after it.
+float group_segmented_scan(float v, int f, __local float *sv, __local int *sf, float *exclusive)
+{
+    const int lid = (int)get_local_id(0);
+    const int lane = lid & (SPMV_SCAN_WIDTH - 1);
+    const int slice = lid / SPMV_SCAN_WIDTH;
+    sv[lid] = v;
+    sf[lid] = f;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int off = 1; off < SPMV_SCAN_WIDTH; off <<= 1) {
+        float pv = 0.0f;
+        int pf = 1;
+        if (lane >= off) {
+            pv = sv[lid - off];
+            pf = sf[lid - off];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lane >= off && !f) {
+            v += pv;
+            f = pf;
+        }
+        sv[lid] = v;
+        sf[lid] = f;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    // Totals of the earlier slices, folded in order.
+    float prefix = 0.0f;
+    for (int s = 0; s < slice; ++s) {
+        const int last = s * SPMV_SCAN_WIDTH + SPMV_SCAN_WIDTH - 1;
+        prefix = sf[last] ? sv[last] : prefix + sv[last];
+    }
+    float before = prefix;
+    if (lane > 0)
+        before = sf[lid - 1] ? sv[lid - 1] : sv[lid - 1] + prefix;
+    if (!f)
+        v += prefix;
+    *exclusive = before;
+    return v;
+}
+
+// Work-group t walks tile t. Local memory: words holds the tile's row ends (as ints), then
+// its products (as float bits), at most tile_items + 1 words; done the tile's completed
+// rows (tile_items); sv and sf the scan (one per work-item).
+__kernel void spmv_merge(int rows, int nnz, __global const int *restrict row_ptr, __global const int *restrict col,
+                         __global const float *restrict val, __global const float *restrict x,
+                         __global float *restrict y, __global const int *restrict tile_row,
+                         __global int *restrict carry_row, __global float *restrict carry_val, __local uint *words,
+                         __local float *done, __local float *sv, __local int *sf)
+{
+    const int lid = (int)get_local_id(0);
+    const int block = (int)get_local_size(0);
+    const uint t = (uint)get_group_id(0);
+    const uint tile_items = (uint)block * SPMV_MERGE_ITEMS;
+    const ulong total = (ulong)(uint)rows + (ulong)(uint)nnz;
+    const uint d0 = (uint)min((ulong)t * tile_items, total);
+    const uint d1 = (uint)min((ulong)t * tile_items + tile_items, total);
+    const int i0 = tile_row[t], i1 = tile_row[t + 1];
+    const int j0 = (int)(d0 - (uint)i0), j1 = (int)(d1 - (uint)i1);
+    const int tile_rows = i1 - i0, tile_nnz = j1 - j0;
+    const int steps = tile_rows + tile_nnz;
+    // Row ends of rows i0..i1 (i1 only if it exists), then the products.
+    const int ends = min(i1 + 1, rows) - i0;
+    {
+        int c[SPMV_MERGE_ITEMS];
+        float v[SPMV_MERGE_ITEMS];
+        for (int b = 0; b < SPMV_MERGE_ITEMS; ++b) {
+            const int k = lid + b * block;
+            c[b] = k < tile_nnz ? col[j0 + k] : 0;
+            v[b] = k < tile_nnz ? val[j0 + k] : 0.0f;
+        }
+        for (int b = 0; b <= SPMV_MERGE_ITEMS; ++b) {
+            const int k = lid + b * block;
+            if (k < ends)
+                words[k] = (uint)row_ptr[i0 + 1 + k];
+        }
+        for (int b = 0; b < SPMV_MERGE_ITEMS; ++b) {
+            const int k = lid + b * block;
+            if (k < tile_nnz)
+                words[ends + k] = as_uint(v[b] * x[c[b]]);
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    // This work-item's start point within the tile (merge path search in local memory).
+    const int diagonal = min(lid * SPMV_MERGE_ITEMS, steps);
+    int lo = max(diagonal - tile_nnz, 0), hi = min(diagonal, tile_rows);
+    while (lo < hi) {
+        const int mid = (lo + hi) >> 1;
+        if ((int)words[mid] <= j0 + diagonal - mid - 1)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    int r = lo, k = diagonal - lo;
+    const int start_row = r;
+    float sum = 0.0f;
+    int completed = 0;
+    const int moves = steps - diagonal;  // this work-item takes min(moves, SPMV_MERGE_ITEMS)
+    for (int m = 0; m < SPMV_MERGE_ITEMS; ++m) {
+        if (m < moves) {
+            if (j0 + k < (int)words[r]) {
+                sum += as_float(words[ends + k]);
+                ++k;
+            } else {
+                done[r] = sum;
+                sum = 0.0f;
+                completed = 1;
+                ++r;
+            }
+        }
+    }
+
+    // The partial sum that flows into this work-item's start row from the work-items
+    // before it; the last work-item's inclusive value is the tile's carry.
+    float before;
+    const float through = group_segmented_scan(sum, completed, sv, sf, &before);
+    if (completed)
+        done[start_row] += before;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int q = lid; q < tile_rows; q += block)
+        y[i0 + q] = done[q];
+    if (lid == block - 1) {
+        carry_row[t] = i1;
+        carry_val[t] = through;
+    }
+}
+
+// Adds runs of carries with the same row to y. Work-group w takes the window of
+// get_local_size * SPMV_FIXUP_ITEMS carries from w * that, work-item l a contiguous chunk of
+// SPMV_FIXUP_ITEMS of it. Runs that end inside the chunk it adds itself; a run that crosses
+// chunks is summed by the segmented scan and added by the chunk it ends in; a run that
+// leaves the window is not added but becomes the window's carry (next_row[w], next_val[w];
+// next_row[w] == rows when none), for a second pass with one work-group. Carries of the
+// same row are adjacent (rows grow with the tile index).
+__kernel void spmv_merge_fixup(int rows, int count, __global const int *restrict carry_row,
+                               __global const float *restrict carry_val, __global float *restrict y,
+                               __global int *restrict next_row, __global float *restrict next_val,
+                               __local float *sv, __local int *sf)
+{
+    const int lid = (int)get_local_id(0);
+    const int window = (int)get_local_size(0) * SPMV_FIXUP_ITEMS;
+    const int w0 = (int)get_group_id(0) * window;
+    const int w1 = min(w0 + window, count);
+    const int c0 = min(w0 + lid * SPMV_FIXUP_ITEMS, w1), c1 = min(c0 + SPMV_FIXUP_ITEMS, w1);
+    int row[SPMV_FIXUP_ITEMS];
+    float value[SPMV_FIXUP_ITEMS];
+    for (int m = 0; m < SPMV_FIXUP_ITEMS; ++m) {
+        row[m] = c0 + m < c1 ? carry_row[c0 + m] : rows;
+        value[m] = c0 + m < c1 ? carry_val[c0 + m] : 0.0f;
+    }
+    const int continues = c0 > w0 && c0 < c1 && carry_row[c0 - 1] == row[0];
+    int cur = row[0], first_row = row[0], split = 0;
+    float sum = 0.0f, first_sum = 0.0f;
+    for (int m = 0; m < SPMV_FIXUP_ITEMS; ++m) {
+        if (c0 + m < c1) {
+            if (row[m] != cur) {  // the run of `cur` ends inside this chunk
+                if (!split)
+                    first_sum = sum;
+                else if (cur < rows)
+                    y[cur] += sum;
+                split = 1;
+                sum = 0.0f;
+                cur = row[m];
+            }
+            sum += value[m];
+        }
+    }
+    float before;
+    const float through = group_segmented_scan(sum, split || !continues, sv, sf, &before);
+    const int leaves = c1 == w1 && w1 < count && carry_row[w1] == cur;
+    if (c0 < c1) {
+        if (split && first_row < rows)
+            y[first_row] += (continues ? before : 0.0f) + first_sum;
+        const int ends_here = c1 == w1 ? !leaves : carry_row[c1] != cur;
+        if (ends_here && cur < rows)
+            y[cur] += through;
+    }
+    if (lid == (int)get_local_size(0) - 1) {
+        next_row[get_group_id(0)] = c0 < c1 && leaves ? cur : rows;
+        next_val[get_group_id(0)] = c0 < c1 && leaves ? through : 0.0f;
     }
 }

@@ -1,24 +1,50 @@
-// CSR sparse matrix times dense vector, y = A x, single precision, as a CUDA programmer
-// writes it for Hopper. SpMV is bound by memory latency times the bytes each thread has in
-// flight, so:
-//  - each thread's non-zeros are loaded in batches whose loads are all in flight at once
-//    (the bounds test is on each element, not the loop);
-//  - the grid is capped (the host launches about four waves) and threads stride over the
-//    rows, loading the next row's offsets while the current row's non-zeros are in flight,
-//    which takes the row_ptr round trip off each row's chain of dependent loads;
-//  - read-only loads go through the non-coherent path (__ldg), so the gathered x stays in
-//    L1/L2; sub-warp row sums use shuffles.
+// CSR sparse matrix times dense vector, y = A x, single precision: kernels.cl's three
+// algorithms as a CUDA programmer writes them for Hopper (docs/programs/spmv.md). The
+// decomposition, launch geometry, batches and tuning constants are kernels.cl's; what
+// differs is what CUDA offers and OpenCL C 1.2 lacks:
+//  - read-only loads through the non-coherent path (__ldg), so the gathered x stays in L1;
+//  - warp shuffles for the vector kernel's row sums and the first level of the merge scan;
+//  - launch bounds, and the vector kernel's group size as a template parameter.
+// The tuning constants come from the host (programs/spmv/tuning.hpp).
+#ifndef SPMV_BLOCK
+#error "SPMV_BLOCK must come from the host (programs/spmv/tuning.hpp)"
+#endif
+#ifndef SPMV_SCALAR_BATCH
+#error "SPMV_SCALAR_BATCH must come from the host (programs/spmv/tuning.hpp)"
+#endif
+#ifndef SPMV_VECTOR_BATCH
+#error "SPMV_VECTOR_BATCH must come from the host (programs/spmv/tuning.hpp)"
+#endif
+#ifndef SPMV_MERGE_ITEMS
+#error "SPMV_MERGE_ITEMS must come from the host (programs/spmv/tuning.hpp)"
+#endif
+#ifndef SPMV_SCAN_WIDTH
+#error "SPMV_SCAN_WIDTH must come from the host (programs/spmv/tuning.hpp)"
+#endif
+#ifndef SPMV_FIXUP_ITEMS
+#error "SPMV_FIXUP_ITEMS must come from the host (programs/spmv/tuning.hpp)"
+#endif
+#if SPMV_SCAN_WIDTH != 32
+#error "kernels.cu scans a warp at a time: SPMV_SCAN_WIDTH must be 32"
+#endif
+
 namespace {
 
-constexpr int kBlock = 256;        // the block size the host launches (launch bounds)
-constexpr int kScalarBatch = 8;    // non-zeros in flight per thread, one row per thread
-constexpr int kVectorBatch = 4;    // non-zeros in flight per lane, G lanes per row
+constexpr unsigned kFullMask = 0xffffffffu;
+
+// Offset of the LocalMem block that follows one of `bytes`: the CUDA backend starts each
+// block at a multiple of 16 bytes of the dynamic shared memory (docs/cuda-backends.md).
+__device__ __forceinline__ unsigned next_block(unsigned bytes) { return (bytes + 15u) & ~15u; }
 
 }  // namespace
 
 // scalar: one thread per row. Short even rows: each thread's batch is one round trip and
-// L1 serves the neighbouring rows' lines; long rows serialise on one thread.
-extern "C" __global__ void __launch_bounds__(kBlock, 2048 / kBlock)
+// L1 serves the neighbouring rows' lines; long rows serialise on one thread. The threads
+// stride over the rows and load the next row's offsets while this row's are in flight.
+// Launch bounds without a minimum of blocks per SM: capped at 32 registers this kernel
+// kept so many gathers in flight that L1/L2 evicted lines before neighbouring rows used
+// them (fem-l read 1.5x the DRAM bytes; experiment spmv-cu-regcap, reports/h100/REPORT.md).
+extern "C" __global__ void __launch_bounds__(SPMV_BLOCK)
 spmv_scalar(int rows, const int* __restrict__ row_ptr, const int* __restrict__ col,
             const float* __restrict__ val, const float* __restrict__ x, float* __restrict__ y)
 {
@@ -38,16 +64,16 @@ spmv_scalar(int rows, const int* __restrict__ row_ptr, const int* __restrict__ c
             next_end = __ldg(row_ptr + next + 1);
         }
         float sum = 0.0f;
-        for (int k = begin; k < end; k += kScalarBatch) {
-            int c[kScalarBatch];
-            float v[kScalarBatch];
+        for (int k = begin; k < end; k += SPMV_SCALAR_BATCH) {
+            int c[SPMV_SCALAR_BATCH];
+            float v[SPMV_SCALAR_BATCH];
             #pragma unroll
-            for (int j = 0; j < kScalarBatch; ++j) {
+            for (int j = 0; j < SPMV_SCALAR_BATCH; ++j) {
                 c[j] = k + j < end ? __ldg(col + k + j) : 0;
                 v[j] = k + j < end ? __ldg(val + k + j) : 0.0f;
             }
             #pragma unroll
-            for (int j = 0; j < kScalarBatch; ++j)
+            for (int j = 0; j < SPMV_SCALAR_BATCH; ++j)
                 if (k + j < end) sum += v[j] * __ldg(x + c[j]);
         }
         y[row] = sum;
@@ -58,9 +84,9 @@ spmv_scalar(int rows, const int* __restrict__ row_ptr, const int* __restrict__ c
 
 // G lanes of one warp per row (G a power of two <= 32): the lanes read the row side by
 // side, so a warp's loads cover its 32/G consecutive rows contiguously, then a shuffle tree
-// of log2(G) steps sums the lanes. The loop is warp-uniform (a warp's rows are consecutive
-// and advance together), so every lane reaches every full-mask shuffle; lanes past the last
-// row take part with an empty row.
+// of log2(G) steps sums the lanes (kernels.cl: the same tree through local memory). The
+// loop is warp-uniform (a warp's rows are consecutive and advance together), so every lane
+// reaches every full-mask shuffle; lanes past the last row take part with an empty row.
 template <int G>
 __device__ __forceinline__ void vector_rows(int rows, const int* __restrict__ row_ptr, const int* __restrict__ col,
                                             const float* __restrict__ val, const float* __restrict__ x,
@@ -85,21 +111,21 @@ __device__ __forceinline__ void vector_rows(int rows, const int* __restrict__ ro
             next_end = __ldg(row_ptr + next + 1);
         }
         float sum = 0.0f;
-        for (; k < end; k += G * kVectorBatch) {
-            int c[kVectorBatch];
-            float v[kVectorBatch];
+        for (; k < end; k += G * SPMV_VECTOR_BATCH) {
+            int c[SPMV_VECTOR_BATCH];
+            float v[SPMV_VECTOR_BATCH];
             #pragma unroll
-            for (int j = 0; j < kVectorBatch; ++j) {
+            for (int j = 0; j < SPMV_VECTOR_BATCH; ++j) {
                 const int e = k + j * G;
                 c[j] = e < end ? __ldg(col + e) : 0;
                 v[j] = e < end ? __ldg(val + e) : 0.0f;
             }
             #pragma unroll
-            for (int j = 0; j < kVectorBatch; ++j)
+            for (int j = 0; j < SPMV_VECTOR_BATCH; ++j)
                 if (k + j * G < end) sum += v[j] * __ldg(x + c[j]);
         }
         #pragma unroll
-        for (int off = G / 2; off > 0; off /= 2) sum += __shfl_down_sync(0xffffffffu, sum, off, G);
+        for (int off = G / 2; off > 0; off /= 2) sum += __shfl_down_sync(kFullMask, sum, off, G);
         if (lane == 0 && row < n) y[row] = sum;
         k = next_k;
         end = next_end;
@@ -107,8 +133,9 @@ __device__ __forceinline__ void vector_rows(int rows, const int* __restrict__ ro
 }
 
 // vector: the host picks G from the mean row length (the largest power of two <= half of
-// it, clamped to [2, 32]) so each lane holds about 2-4 non-zeros: one batch per row.
-extern "C" __global__ void __launch_bounds__(kBlock, 2048 / kBlock)
+// it, clamped to [2, 32]) so each lane holds about 2-4 non-zeros: one batch per row. The
+// host's LocalMem (kernels.cl's reduction scratch) is not used here.
+extern "C" __global__ void __launch_bounds__(SPMV_BLOCK, 2048 / SPMV_BLOCK)
 spmv_vector(int rows, const int* __restrict__ row_ptr, const int* __restrict__ col,
             const float* __restrict__ val, const float* __restrict__ x, float* __restrict__ y, int group)
 {
@@ -118,5 +145,217 @@ spmv_vector(int rows, const int* __restrict__ row_ptr, const int* __restrict__ c
     case 8: vector_rows<8>(rows, row_ptr, col, val, x, y); break;
     case 16: vector_rows<16>(rows, row_ptr, col, val, x, y); break;
     default: vector_rows<32>(rows, row_ptr, col, val, x, y); break;
+    }
+}
+
+// ---- merge: merge-path SpMV (Merrill and Garland, SC16); kernels.cl explains the walk ----
+
+// Rows completed after `diagonal` steps of the walk: the number of row ends among the first
+// `diagonal` items of the merge, row end r before non-zero index j when r <= j.
+__device__ __forceinline__ int merge_path_rows(unsigned diagonal, int rows, int nnz, const int* __restrict__ row_end)
+{
+    int lo = static_cast<int>(max(static_cast<long long>(diagonal) - nnz, 0LL));
+    int hi = static_cast<int>(min(static_cast<long long>(diagonal), static_cast<long long>(rows)));
+    while (lo < hi) {
+        const int mid = static_cast<int>((static_cast<unsigned>(lo) + static_cast<unsigned>(hi)) >> 1);
+        if (__ldg(row_end + mid) <= static_cast<int>(diagonal - static_cast<unsigned>(mid) - 1u))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+// Row of every tile boundary t = 0..tiles (tile_row[tiles] == rows).
+extern "C" __global__ void __launch_bounds__(SPMV_BLOCK)
+spmv_merge_partition(int rows, int nnz, unsigned tile_items, unsigned tiles, const int* __restrict__ row_ptr,
+                     int* __restrict__ tile_row)
+{
+    const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t > tiles) return;
+    const unsigned long long total = static_cast<unsigned long long>(static_cast<unsigned>(rows)) +
+                                     static_cast<unsigned>(nnz);
+    const unsigned diagonal = static_cast<unsigned>(min(static_cast<unsigned long long>(t) * tile_items, total));
+    tile_row[t] = merge_path_rows(diagonal, rows, nnz, row_ptr + 1);
+}
+
+// Segmented inclusive scan over the block of (flag, value) in thread order, as kernels.cl's
+// group_segmented_scan: the same additions in the same order, the 32-wide first level by
+// warp shuffles instead of a local-memory tree. sv/sf hold one total per warp. Called once
+// per kernel.
+__device__ __forceinline__ float block_segmented_scan(float v, int f, float* sv, int* sf, float& exclusive)
+{
+    const int lid = static_cast<int>(threadIdx.x);
+    const int lane = lid & 31;
+    const int warp = lid >> 5;
+    #pragma unroll
+    for (int off = 1; off < 32; off <<= 1) {
+        const float pv = __shfl_up_sync(kFullMask, v, off);
+        const int pf = __shfl_up_sync(kFullMask, f, off);
+        if (lane >= off && !f) {
+            v += pv;
+            f = pf;
+        }
+    }
+    if (lane == 31) {
+        sv[warp] = v;
+        sf[warp] = f;
+    }
+    __syncthreads();
+    float prefix = 0.0f;
+    for (int s = 0; s < warp; ++s) prefix = sf[s] ? sv[s] : prefix + sv[s];
+    if (!f) v += prefix;
+    const float up = __shfl_up_sync(kFullMask, v, 1);
+    exclusive = lane > 0 ? up : prefix;
+    return v;
+}
+
+// Block t walks tile t. The dynamic shared memory holds kernels.cl's four LocalMem blocks in
+// order: words (the tile's row ends, then its products as float bits; tile_items + 1),
+// done (the tile's completed rows; tile_items), and the scan's values and flags
+// (blockDim.x each, of which one per warp is used).
+extern "C" __global__ void __launch_bounds__(SPMV_BLOCK)
+spmv_merge(int rows, int nnz, const int* __restrict__ row_ptr, const int* __restrict__ col,
+           const float* __restrict__ val, const float* __restrict__ x, float* __restrict__ y,
+           const int* __restrict__ tile_row, int* __restrict__ carry_row, float* __restrict__ carry_val)
+{
+    extern __shared__ __align__(16) unsigned char smem[];
+    const int lid = static_cast<int>(threadIdx.x);
+    const int block = static_cast<int>(blockDim.x);
+    const unsigned t = blockIdx.x;
+    const unsigned tile_items = static_cast<unsigned>(block) * SPMV_MERGE_ITEMS;
+    unsigned* words = reinterpret_cast<unsigned*>(smem);
+    const unsigned done_at = next_block((tile_items + 1) * 4);
+    float* done = reinterpret_cast<float*>(smem + done_at);
+    const unsigned sv_at = done_at + next_block(tile_items * 4);
+    float* sv = reinterpret_cast<float*>(smem + sv_at);
+    int* sf = reinterpret_cast<int*>(smem + sv_at + next_block(static_cast<unsigned>(block) * 4));
+
+    const unsigned long long total = static_cast<unsigned long long>(static_cast<unsigned>(rows)) +
+                                     static_cast<unsigned>(nnz);
+    const unsigned long long d = static_cast<unsigned long long>(t) * tile_items;
+    const unsigned d0 = static_cast<unsigned>(min(d, total));
+    const unsigned d1 = static_cast<unsigned>(min(d + tile_items, total));
+    const int i0 = __ldg(tile_row + t), i1 = __ldg(tile_row + t + 1);
+    const int j0 = static_cast<int>(d0 - static_cast<unsigned>(i0));
+    const int j1 = static_cast<int>(d1 - static_cast<unsigned>(i1));
+    const int tile_rows = i1 - i0, tile_nnz = j1 - j0;
+    const int steps = tile_rows + tile_nnz;
+    // Row ends of rows i0..i1 (i1 only if it exists), then the products.
+    const int ends = min(i1 + 1, rows) - i0;
+    {
+        int c[SPMV_MERGE_ITEMS];
+        float v[SPMV_MERGE_ITEMS];
+        #pragma unroll
+        for (int b = 0; b < SPMV_MERGE_ITEMS; ++b) {
+            const int k = lid + b * block;
+            c[b] = k < tile_nnz ? __ldg(col + j0 + k) : 0;
+            v[b] = k < tile_nnz ? __ldg(val + j0 + k) : 0.0f;
+        }
+        #pragma unroll
+        for (int b = 0; b <= SPMV_MERGE_ITEMS; ++b) {
+            const int k = lid + b * block;
+            if (k < ends) words[k] = static_cast<unsigned>(__ldg(row_ptr + i0 + 1 + k));
+        }
+        #pragma unroll
+        for (int b = 0; b < SPMV_MERGE_ITEMS; ++b) {
+            const int k = lid + b * block;
+            if (k < tile_nnz) words[ends + k] = __float_as_uint(v[b] * __ldg(x + c[b]));
+        }
+    }
+    __syncthreads();
+
+    // This thread's start point within the tile (merge path search in shared memory).
+    const int diagonal = min(lid * SPMV_MERGE_ITEMS, steps);
+    int lo = max(diagonal - tile_nnz, 0), hi = min(diagonal, tile_rows);
+    while (lo < hi) {
+        const int mid = (lo + hi) >> 1;
+        if (static_cast<int>(words[mid]) <= j0 + diagonal - mid - 1)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    int r = lo, k = diagonal - lo;
+    const int start_row = r;
+    float sum = 0.0f;
+    int completed = 0;
+    const int moves = steps - diagonal;  // this thread takes min(moves, SPMV_MERGE_ITEMS)
+    #pragma unroll
+    for (int m = 0; m < SPMV_MERGE_ITEMS; ++m) {
+        if (m < moves) {
+            if (j0 + k < static_cast<int>(words[r])) {
+                sum += __uint_as_float(words[ends + k]);
+                ++k;
+            } else {
+                done[r] = sum;
+                sum = 0.0f;
+                completed = 1;
+                ++r;
+            }
+        }
+    }
+
+    float before;
+    const float through = block_segmented_scan(sum, completed, sv, sf, before);
+    if (completed) done[start_row] += before;
+    __syncthreads();
+    for (int q = lid; q < tile_rows; q += block) y[i0 + q] = done[q];
+    if (lid == block - 1) {
+        carry_row[t] = i1;
+        carry_val[t] = through;
+    }
+}
+
+// Adds runs of carries with the same row to y, as kernels.cl's spmv_merge_fixup (windows of
+// blockDim.x * SPMV_FIXUP_ITEMS carries, a run leaving a window becomes the window's carry).
+// Dynamic shared memory: the scan's values and flags (blockDim.x each).
+extern "C" __global__ void __launch_bounds__(SPMV_BLOCK)
+spmv_merge_fixup(int rows, int count, const int* __restrict__ carry_row, const float* __restrict__ carry_val,
+                 float* __restrict__ y, int* __restrict__ next_row, float* __restrict__ next_val)
+{
+    extern __shared__ __align__(16) unsigned char smem[];
+    float* sv = reinterpret_cast<float*>(smem);
+    int* sf = reinterpret_cast<int*>(smem + next_block(blockDim.x * 4));
+    const int lid = static_cast<int>(threadIdx.x);
+    const int window = static_cast<int>(blockDim.x) * SPMV_FIXUP_ITEMS;
+    const int w0 = static_cast<int>(blockIdx.x) * window;
+    const int w1 = min(w0 + window, count);
+    const int c0 = min(w0 + lid * SPMV_FIXUP_ITEMS, w1), c1 = min(c0 + SPMV_FIXUP_ITEMS, w1);
+    int row[SPMV_FIXUP_ITEMS];
+    float value[SPMV_FIXUP_ITEMS];
+    #pragma unroll
+    for (int m = 0; m < SPMV_FIXUP_ITEMS; ++m) {
+        row[m] = c0 + m < c1 ? __ldg(carry_row + c0 + m) : rows;
+        value[m] = c0 + m < c1 ? __ldg(carry_val + c0 + m) : 0.0f;
+    }
+    const bool continues = c0 > w0 && c0 < c1 && __ldg(carry_row + c0 - 1) == row[0];
+    int cur = row[0], first_row = row[0], split = 0;
+    float sum = 0.0f, first_sum = 0.0f;
+    #pragma unroll
+    for (int m = 0; m < SPMV_FIXUP_ITEMS; ++m) {
+        if (c0 + m < c1) {
+            if (row[m] != cur) {  // the run of `cur` ends inside this chunk
+                if (!split)
+                    first_sum = sum;
+                else if (cur < rows)
+                    y[cur] += sum;
+                split = 1;
+                sum = 0.0f;
+                cur = row[m];
+            }
+            sum += value[m];
+        }
+    }
+    float before;
+    const float through = block_segmented_scan(sum, split || !continues, sv, sf, before);
+    const bool leaves = c1 == w1 && w1 < count && __ldg(carry_row + w1) == cur;
+    if (c0 < c1) {
+        if (split && first_row < rows) y[first_row] += (continues ? before : 0.0f) + first_sum;
+        const bool ends_here = c1 == w1 ? !leaves : __ldg(carry_row + c1) != cur;
+        if (ends_here && cur < rows) y[cur] += through;
+    }
+    if (lid == static_cast<int>(blockDim.x) - 1) {
+        next_row[blockIdx.x] = c0 < c1 && leaves ? cur : rows;
+        next_val[blockIdx.x] = c0 < c1 && leaves ? through : 0.0f;
     }
 }

@@ -4,13 +4,17 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
+
+#include "device.hpp"
+#include "tuning.hpp"
 
 namespace tb::spmv {
 
-// Work-items per work-group: 256 (eight warps, the kernels' launch bounds), or the largest
-// power of two the device allows if that is less.
+// Work-items per work-group: kBlock (eight warps, the kernels' launch bounds), or the
+// largest power of two the device allows if that is less.
 inline std::uint32_t block_size(std::size_t max_work_group_size) {
-    std::uint32_t b = 256;
+    std::uint32_t b = kBlock;
     if (max_work_group_size == 0) return b;  // unknown: every GPU and CPU runtime allows 256
     while (b > 1 && b > max_work_group_size) b /= 2;
     return b;
@@ -28,17 +32,51 @@ inline std::uint32_t vector_group_size(double mean_row_length, std::uint32_t blo
     return std::min(g, std::max<std::uint32_t>(block, 1));
 }
 
-// Work-groups per compute unit at most; the kernels stride over the remaining rows. 32
-// groups of 256 are four full waves on a GPU that holds 2048 threads per SM (H100): every
-// thread gets several rows, so prefetching the next row's offsets pays, and on GPUs that
-// hold fewer blocks the last partial wave costs little.
-inline constexpr std::uint64_t kGroupsPerComputeUnit = 32;
-
-// Work-groups to launch for `needed` (enough for one row per work-item or group).
+// Work-groups to launch for `needed` (enough for one row per work-item or group), at most
+// kGroupsPerComputeUnit per compute unit.
 inline std::uint32_t launch_groups(std::uint64_t needed, int compute_units) {
     std::uint64_t g = needed;
     if (compute_units > 0) g = std::min<std::uint64_t>(g, kGroupsPerComputeUnit * std::uint64_t(compute_units));
     return std::uint32_t(std::max<std::uint64_t>(g, 1));
+}
+
+// The merge kernels' split of the rows + nnz steps of the merge path: one work-group per
+// tile of block * kMergeItems steps, one carry per tile; the fix-up takes windows of
+// block * kFixupItems carries, and a second pass (one work-group) the windows' carries when
+// there are several windows.
+struct MergeGeometry {
+    std::uint32_t block = 0;
+    std::uint32_t tile_items = 0;
+    std::uint32_t tiles = 0;
+    std::uint32_t windows = 0;  // fix-up work-groups of the first pass
+    // Local memory of spmv_merge's four blocks: words, done, scan values, scan flags.
+    std::size_t words_bytes() const { return (std::size_t(tile_items) + 1) * 4; }
+    std::size_t done_bytes() const { return std::size_t(tile_items) * 4; }
+    std::size_t scan_bytes() const { return std::size_t(block) * 4; }
+};
+
+// `fixup_items` is the SPMV_FIXUP_ITEMS the kernels were compiled with (tests use small
+// windows). Throws tb::Error when the merge path does not fit the kernels' 32-bit step
+// counters or the block is not made of whole scan slices.
+inline MergeGeometry merge_geometry(std::int64_t rows, std::int64_t nnz, std::uint32_t block,
+                                    int fixup_items = kFixupItems) {
+    if (block < std::uint32_t(kScanWidth) || block % kScanWidth != 0)
+        throw Error("spmv merge: a work-group of " + std::to_string(block) + " is not a multiple of the scan width " +
+                    std::to_string(kScanWidth));
+    MergeGeometry g;
+    g.block = block;
+    g.tile_items = block * std::uint32_t(kMergeItems);
+    const std::uint64_t steps = std::uint64_t(rows) + std::uint64_t(nnz);
+    const std::uint64_t limit = std::numeric_limits<std::uint32_t>::max() - std::uint64_t(g.tile_items);
+    if (steps > limit)
+        throw Error("spmv merge: rows + non-zeros = " + std::to_string(steps) + " exceed the merge kernel's 32-bit steps (" +
+                    std::to_string(limit) + ")");
+    g.tiles = std::uint32_t(std::max<std::uint64_t>((steps + g.tile_items - 1) / g.tile_items, 1));
+    const std::uint64_t window = std::uint64_t(block) * std::uint64_t(std::max(fixup_items, 1));
+    g.windows = std::uint32_t((g.tiles + window - 1) / window);
+    if (g.windows > window)  // cannot happen below 2^32 steps with 32-wide groups; say so if it does
+        throw Error("spmv merge: " + std::to_string(g.tiles) + " tiles need more than two fix-up passes");
+    return g;
 }
 
 }  // namespace tb::spmv

@@ -8,6 +8,7 @@
 #include "matrix_market.hpp"
 #include "rng.hpp"
 #include "sparse_generators.hpp"
+#include "tuning.hpp"
 
 namespace tb::spmv {
 namespace {
@@ -22,14 +23,15 @@ constexpr std::int64_t kMaxNnz = kMaxCsrNnz - 1024;
 using Params = std::map<std::string, std::int64_t>;
 
 Dataset make(const std::string& structure, const char* size, Params p, std::int64_t rows, std::int64_t nnz,
-             const std::string& what) {
+             const std::string& what, std::int64_t cols = 0) {
     p["rows"] = rows;
-    p["cols"] = rows;
+    p["cols"] = cols > 0 ? cols : rows;
     p["nnz"] = nnz;
     Dataset d;
     d.name = structure + "-" + size;
     d.small = std::string(size) == "s";
-    d.description = what + ": " + std::to_string(rows) + " rows, " + std::to_string(nnz) + " non-zeros";
+    d.description = what + ": " + std::to_string(rows) + " rows" + (cols > 0 ? " x " + std::to_string(cols) + " columns" : "") +
+                    ", " + std::to_string(nnz) + " non-zeros";
     d.params = std::move(p);
     return d;
 }
@@ -44,6 +46,10 @@ constexpr std::int64_t kPowerRows[3] = {4096, 524288, 4194304};
 constexpr std::int64_t kPowerMax[3] = {410, 5243, 41943};
 constexpr std::int64_t kLongRows[3] = {4096, 250000, 2500000};
 constexpr std::int64_t kLongCount[3] = {4, 8, 8};
+constexpr std::int64_t kHalfRowRows[3] = {4096, 200000, 2200000};
+constexpr std::int64_t kHalfRowColsPerRow = 8;  // the long row (~5 per row) needs the columns
+constexpr std::int64_t kEmptyRowsRows[3] = {4096, 700000, 8000000};
+constexpr std::int64_t kEmptyRowsEvery = 8;
 
 std::vector<Dataset> build_table() {
     std::vector<Dataset> v;
@@ -88,6 +94,21 @@ std::vector<Dataset> build_table() {
                          std::to_string(count) + " rows of " + std::to_string(length) +
                              " entries among rows of 4 to 12"));
     }
+    // Extreme: one row holds half the non-zeros, the others 1 to 9 entries.
+    for (int i = 0; i < 3; ++i) {
+        const std::int64_t rows = kHalfRowRows[i], cols = kHalfRowColsPerRow * rows;
+        const std::int64_t length = sparse::half_row_long_length(std::int32_t(rows));
+        v.push_back(make("halfrow", kSizes[i], {}, rows, sparse::half_row_nnz(std::int32_t(rows)),
+                         "one row of " + std::to_string(length) + " entries (half the non-zeros) among rows of 1 to 9",
+                         cols));
+    }
+    // Extreme: 7 rows in 8 empty, the others 8 to 40 entries.
+    for (int i = 0; i < 3; ++i) {
+        const std::int64_t rows = kEmptyRowsRows[i], every = kEmptyRowsEvery;
+        v.push_back(make("emptyrows", kSizes[i], {{"every", every}}, rows,
+                         sparse::empty_rows_nnz(std::int32_t(rows), std::int32_t(every)),
+                         "one row in " + std::to_string(every) + " holds 8 to 40 entries, the others none"));
+    }
     return v;
 }
 
@@ -130,22 +151,44 @@ Dataset file_dataset(const std::string& path) {
     return d;
 }
 
-std::uint64_t problem_device_bytes(const Dataset& d) {
+namespace {
+
+struct Sizes {
     std::int64_t rows = 0, cols = 0, nnz = 0;
+};
+
+Sizes sizes_of(const Dataset& d) {
+    Sizes s;
     if (d.params.count("nnz")) {
-        rows = d.param("rows");
-        cols = d.param("cols");
-        nnz = d.param("nnz");
+        s.rows = d.param("rows");
+        s.cols = d.param("cols");
+        s.nnz = d.param("nnz");
     } else if (!d.file.empty()) {  // a dataset made by hand from a file name
         const MatrixMarketHeader h = read_matrix_market_header(d.file);
-        rows = h.rows;
-        cols = h.cols;
-        nnz = h.max_nnz();
+        s.rows = h.rows;
+        s.cols = h.cols;
+        s.nnz = h.max_nnz();
     } else {
         throw Error("spmv dataset " + d.name + " has neither sizes nor a file");
     }
-    return std::uint64_t(nnz) * (sizeof(std::int32_t) + sizeof(float)) + std::uint64_t(rows + 1) * sizeof(std::int32_t) +
-           std::uint64_t(cols) * sizeof(float) + std::uint64_t(rows) * sizeof(float);
+    return s;
+}
+
+}  // namespace
+
+std::uint64_t problem_device_bytes(const Dataset& d) {
+    const Sizes s = sizes_of(d);
+    return std::uint64_t(s.nnz) * (sizeof(std::int32_t) + sizeof(float)) +
+           std::uint64_t(s.rows + 1) * sizeof(std::int32_t) + std::uint64_t(s.cols) * sizeof(float) +
+           std::uint64_t(s.rows) * sizeof(float);
+}
+
+std::uint64_t merge_device_bytes(const Dataset& d) {
+    const Sizes s = sizes_of(d);
+    // Tiles of at least 32 * kMergeItems steps (the smallest work-group the kernel takes):
+    // a start row and a carry (row, value) each, plus the fix-up windows' carries.
+    const std::uint64_t tiles = (std::uint64_t(s.rows) + std::uint64_t(s.nnz)) / (32 * kMergeItems) + 2;
+    return tiles * (sizeof(std::int32_t) + sizeof(std::int32_t) + sizeof(float)) * 2;
 }
 
 CsrMatrix generate_matrix(const Dataset& d, std::uint64_t seed) {
@@ -158,6 +201,8 @@ CsrMatrix generate_matrix(const Dataset& d, std::uint64_t seed) {
     if (kind == "random") return sparse::random_rows(p("rows"), p("cols"), p("per_row"), s);
     if (kind == "powerlaw") return sparse::power_law(p("rows"), p("dmax"), p("dmin"), s);
     if (kind == "longrows") return sparse::long_rows(p("rows"), p("long_rows"), p("long_length"), s);
+    if (kind == "halfrow") return sparse::half_row(p("rows"), p("cols"), s);
+    if (kind == "emptyrows") return sparse::empty_rows(p("rows"), p("every"), s);
     throw Error("spmv: no generator for dataset " + d.name);
 }
 

@@ -18,7 +18,7 @@ struct Problem {
     std::vector<float> x;  // a.cols random floats in [-1, 1)
 };
 
-// Every generated dataset: six structures, each small (CI), medium and large (>= 20M
+// Every generated dataset: eight structures, each small (CI), medium and large (>= 20M
 // non-zeros). Params hold rows, cols and the exact nnz, plus the generator's sizes.
 const std::vector<Dataset>& generated_datasets();
 
@@ -28,6 +28,8 @@ Dataset file_dataset(const std::string& path);
 
 // Device memory for A (row offsets, columns, values), x and y.
 std::uint64_t problem_device_bytes(const Dataset& d);
+// What the merge variant adds: tile start rows and one carry per work-group (an upper bound).
+std::uint64_t merge_device_bytes(const Dataset& d);
 
 // Builds (or reads) the problem; the last one built is kept, so preparing the same dataset
 // for several backends generates or parses it once. Throws tb::Error for unusable input.

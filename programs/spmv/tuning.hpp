@@ -1,0 +1,57 @@
+// The spmv kernels' tuning constants, set here and nowhere else: the host sizes its launches
+// from them and kernel_defines() hands them to both kernel compilers as -D NAME=VALUE, so
+// kernels.cl and kernels.cu cannot disagree (docs/programs/spmv.md, "Tuning constants").
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tb::spmv {
+
+// Work-items per work-group of every kernel: eight warps. kernels.cu's launch bounds.
+inline constexpr std::uint32_t kBlock = 256;
+
+// Non-zeros a scalar work-item loads per batch, all in flight together. 8, not 4: on rows
+// longer than a batch the number of round trips per row decides (H100, kernels.cl with 8
+// against 4: fem-l 1.17x, powerlaw-l 1.08x, longrows-l 1.09x faster; experiment
+// spmv-cl-batch8 of reports/h100/REPORT.md).
+inline constexpr int kScalarBatch = 8;
+
+// Non-zeros per lane and batch in the vector kernel (G lanes per row): with G chosen so
+// that a lane holds 2-4 non-zeros, one batch covers a row.
+inline constexpr int kVectorBatch = 4;
+
+// Merge-path items (row ends plus non-zeros) per work-item; a tile is kBlock * kMergeItems.
+// Odd, so that the work-items of a warp start their items on different local-memory banks.
+inline constexpr int kMergeItems = 7;
+
+// Width of the first level of the merge kernels' segmented scan: a warp in kernels.cu, a
+// 32-wide Hillis-Steele tree in local memory in kernels.cl (same additions in the same order).
+inline constexpr int kScanWidth = 32;
+
+// Work-groups per compute unit at most for scalar and vector; the kernels stride over the
+// remaining rows. 32 groups of 256 are four waves of a GPU that holds 2048 threads per SM
+// (H100), so every work-item has several rows and prefetching the next row's offsets pays.
+inline constexpr std::uint64_t kGroupsPerComputeUnit = 32;
+
+// Carries (one per merge tile) each work-item of the merge fix-up sums in registers; a
+// work-group's window is kBlock * kFixupItems of them, so the 12k tiles of a 20M non-zero
+// matrix take 3 windows and a second pass over their 3 carries.
+inline constexpr int kFixupItems = 16;
+
+static_assert(kBlock % kScanWidth == 0, "the merge scan works on whole warps");
+static_assert(kMergeItems >= 1 && kFixupItems >= 1 && kScalarBatch >= 1 && kVectorBatch >= 1,
+              "batches hold at least one item");
+
+// The -D definitions both kernel files are compiled with.
+inline std::vector<std::string> kernel_defines() {
+    return {"SPMV_BLOCK=" + std::to_string(kBlock),
+            "SPMV_SCALAR_BATCH=" + std::to_string(kScalarBatch),
+            "SPMV_VECTOR_BATCH=" + std::to_string(kVectorBatch),
+            "SPMV_MERGE_ITEMS=" + std::to_string(kMergeItems),
+            "SPMV_SCAN_WIDTH=" + std::to_string(kScanWidth),
+            "SPMV_FIXUP_ITEMS=" + std::to_string(kFixupItems)};
+}
+
+}  // namespace tb::spmv
