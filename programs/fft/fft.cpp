@@ -62,7 +62,7 @@ public:
         return 3 * std::uint64_t(fft::shape_of(d).points()) * 8 + (32 + 4 * 64) * 1024;
     }
     std::vector<std::string> defines() const override {
-        return {"FFT_TW_LOG2=" + std::to_string(fft::kTwiddleLog2), "FFT_CU_THREADS=" + std::to_string(fft::kCudaMaxThreads)};
+        return fft::kernel_defines(fft::kTuning);
     }
     std::unique_ptr<Instance> prepare(Device& dev, Module& mod, const Dataset& d, const RunConfig& cfg) const override {
         return fft::make_kernel_instance(dev, mod, fft::shape_of(d), fft::parse_variant(cfg.variant), cfg.seed);

@@ -10,6 +10,7 @@
 #include "program.hpp"
 #include "reference.hpp"
 #include "shape.hpp"
+#include "tuning.hpp"
 
 namespace tb::fft {
 
@@ -41,12 +42,10 @@ private:
     std::vector<cdouble> expected_;
 };
 
-struct Limits;  // plan.hpp
-
-// The passes of kernels.cl / kernels.cu on any backend, planned for the device's limits, or
-// for `limits` (tests: other plan shapes; log2_max_radix must stay the dialect's own).
+// The passes of kernels.cl / kernels.cu on any backend, planned with `tuning`, which must be
+// the tuning `mod` was compiled with (kernel_defines(tuning); tests try others).
 std::unique_ptr<Instance> make_kernel_instance(Device& dev, Module& mod, const Shape& shape, Variant variant,
-                                               std::uint64_t seed, const Limits* limits = nullptr);
+                                               std::uint64_t seed, const Tuning& tuning = kTuning);
 
 // cuFFT on the cuda-native device's own stream (cufft_baseline.cpp).
 std::unique_ptr<Instance> make_cufft_instance(Device& dev, const Shape& shape, Variant variant, std::uint64_t seed);
