@@ -281,6 +281,18 @@ TEST(FftPlan, DefinesCarryTheTuning) {
     EXPECT_EQ(find_program("fft").defines(), kernel_defines(kTuning));
 }
 
+TEST(FftPlan, TuningTextChangesNamedFieldsAndRefusesTheRest) {
+    const Tuning t = parse_tuning("log2_group=9,min_strided_columns=2");
+    EXPECT_EQ(t.log2_group, 9);
+    EXPECT_EQ(t.min_strided_columns, 2);
+    EXPECT_EQ(t.log2_points_per_item, kTuning.log2_points_per_item);
+    EXPECT_TRUE(t.split_exchange()) << "8192 points of 8 bytes exceed 48 KiB";
+    EXPECT_EQ(parse_tuning("").log2_group, kTuning.log2_group);
+    for (const char* bad : {"log2_group", "log2_group=", "log2_group=9x", "log2_group=11", "radix=16",
+                            "log2_points_per_item=0", "min_strided_columns=-1"})
+        EXPECT_THROW(parse_tuning(bad), Error) << bad;
+}
+
 TEST(FftPlan, TwiddleTablesHoldTheRightRoots) {
     const auto inner = inner_twiddles();
     ASSERT_EQ(inner.size(), 2u << kTwiddleLog2);

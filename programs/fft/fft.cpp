@@ -62,10 +62,11 @@ public:
         return 3 * std::uint64_t(fft::shape_of(d).points()) * 8 + (32 + 4 * 64) * 1024;
     }
     std::vector<std::string> defines() const override {
-        return fft::kernel_defines(fft::kTuning);
+        return fft::kernel_defines(fft::active_tuning());
     }
     std::unique_ptr<Instance> prepare(Device& dev, Module& mod, const Dataset& d, const RunConfig& cfg) const override {
-        return fft::make_kernel_instance(dev, mod, fft::shape_of(d), fft::parse_variant(cfg.variant), cfg.seed);
+        return fft::make_kernel_instance(dev, mod, fft::shape_of(d), fft::parse_variant(cfg.variant), cfg.seed,
+                                         fft::active_tuning());
     }
     bool has_vendor_baseline() const override { return true; }
     std::string vendor_library() const override { return "cuFFT"; }

@@ -44,4 +44,13 @@ inline constexpr Tuning kTuning{};
 // -D NAME=VALUE for both kernel dialects.
 std::vector<std::string> kernel_defines(const Tuning& t);
 
+// `text` ("log2_group=9,min_strided_columns=2": field names as above) applied to `base`;
+// throws tb::Error naming the first unknown field or bad value.
+Tuning parse_tuning(const std::string& text, Tuning base = kTuning);
+
+// The tuning a run uses: kTuning, or kTuning changed by the environment variable
+// TRIBENCH_FFT_TUNING (a developer's knob for trying values without rebuilding; the kernels
+// get the same values through kernel_defines, so the two stay consistent).
+Tuning active_tuning();
+
 }  // namespace tb::fft
