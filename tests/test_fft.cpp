@@ -5,6 +5,7 @@
 #include <cmath>
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <set>
@@ -413,6 +414,86 @@ TEST_F(FftOnOpenCL, OtherTuningsValidate) {
         for (const Shape& s : {one_d(4096, 3), one_d(1 << 16, 1), one_d(1 << 13, 1), two_d(64, 256), two_d(8, 8),
                                one_d(8, 3)})
             run_and_validate(s, t);
+    }
+}
+
+// ---- --save-outputs: one meaning on every backend ----------------------------------------
+
+namespace {
+
+// Stands in for cuFFT's unnormalised round trip on any device: leaves N x in out.
+class UnnormalisedRoundtrip final : public FftInstance {
+public:
+    UnnormalisedRoundtrip(Device& dev, const Shape& s) : FftInstance(dev, s, Variant::Roundtrip, 5) {
+        output_scale_ = 1.0 / double(s.transform_size());
+    }
+    void run() override {
+        std::vector<float> y = input();
+        for (float& f : y) f *= float(shape_.transform_size());
+        dev_.upload(out_, y.data(), y.size() * sizeof(float));
+    }
+};
+
+std::vector<float> floats_of(const std::vector<NamedArray>& arrays, const std::string& name) {
+    for (const NamedArray& a : arrays)
+        if (a.name == name) {
+            EXPECT_EQ(a.dtype, "<c8");
+            std::vector<float> v(a.data.size() / sizeof(float));
+            std::memcpy(v.data(), a.data.data(), a.data.size());
+            return v;
+        }
+    ADD_FAILURE() << "no array " << name;
+    return {};
+}
+
+// Relative L2 distance of the saved output from the saved input (a round trip's dump).
+double roundtrip_dump_error(Instance& inst) {
+    inst.poison();
+    inst.run();
+    const auto arrays = inst.arrays();
+    const auto in = floats_of(arrays, "input"), out = floats_of(arrays, "output");
+    EXPECT_EQ(in.size(), out.size());
+    double num = 0, den = 0;
+    for (std::size_t i = 0; i < std::min(in.size(), out.size()); ++i) {
+        num += (double(out[i]) - in[i]) * (double(out[i]) - in[i]);
+        den += double(in[i]) * in[i];
+    }
+    return std::sqrt(num / den);
+}
+
+}  // namespace
+
+TEST_F(FftOnOpenCL, SavedRoundtripOutputIsTheNormalisedResult) {
+    // The program's passes normalise on their last store; an unnormalised round trip (cuFFT's)
+    // is scaled by 1/N when dumped, exactly as validation scales it.
+    for (const Shape& s : {one_d(4096, 2), two_d(64, 64)}) {
+        SCOPED_TRACE(s.describe());
+        auto ours = make_kernel_instance(*device_, module_for(kTuning), s, Variant::Roundtrip, 5);
+        EXPECT_LT(roundtrip_dump_error(*ours), 2 * tolerance(s.transform_size()));
+        UnnormalisedRoundtrip scaled(*device_, s);
+        EXPECT_EQ(roundtrip_dump_error(scaled), 0.0) << "the dump must be x, not N x";
+        EXPECT_TRUE(scaled.validate().ok) << "and validation must agree";
+    }
+}
+
+TEST(FftProgram, SavedVendorRoundtripOutputIsTheNormalisedResult) {
+    const Program& p = find_program("fft");
+    std::unique_ptr<Device> dev;
+    try {
+        auto backend = make_backend("cuda-native");
+        if (!backend->devices().empty()) dev = backend->open(0);
+    } catch (const Error&) {
+    }
+    if (!dev) GTEST_SKIP() << "no CUDA device for cuFFT";
+    for (const char* name : {"1d-4kx4", "2d-64x64"}) {
+        SCOPED_TRACE(name);
+        std::unique_ptr<Instance> inst;
+        try {
+            inst = p.prepare_vendor(*dev, find_dataset(p.datasets(), "fft", name), RunConfig{"roundtrip", LaunchMode::Stream, 1});
+        } catch (const Error& e) {
+            GTEST_SKIP() << e.what();
+        }
+        EXPECT_LT(roundtrip_dump_error(*inst), 2 * tolerance(shape_of(find_dataset(p.datasets(), "fft", name)).transform_size()));
     }
 }
 

@@ -23,12 +23,16 @@ public:
     void poison() override;
     Validation validate() override;
     WorkModel work() const override;
+    // "input" and "output" for --save-outputs. "output" means the same on every backend: the
+    // forward transform, or inverse(forward(x)) / N for the round trip (out_ times
+    // output_scale_, as validation compares it).
     std::vector<NamedArray> arrays() override;
 
 protected:
     // The value a correct run leaves in out_ is output_scale_^-1 times the transform (cuFFT's
-    // round trip is unnormalised: N x); validation multiplies by output_scale_ first.
+    // round trip is unnormalised: N x); validation and arrays() multiply by output_scale_.
     double output_scale_ = 1.0;
+    const std::vector<float>& input() const { return input_; }
     Device& dev_;
     Shape shape_;
     Variant variant_;
