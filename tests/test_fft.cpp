@@ -276,14 +276,17 @@ TEST(FftPlan, DefinesCarryTheTuning) {
     t.log2_points_per_item = 3;
     t.log2_group = 6;
     t.group_local_limit = 1024;
+    t.cuda_min_groups_per_sm_r4096 = 3;
     const auto d = kernel_defines(t);
-    for (const char* want : {"FFT_LOG2_E=3", "FFT_LOG2_GROUP=6", "FFT_SPLIT_EXCHANGE=1", "FFT_TW_LOG2=12"})
+    for (const char* want : {"FFT_LOG2_E=3", "FFT_LOG2_GROUP=6", "FFT_SPLIT_EXCHANGE=1", "FFT_TW_LOG2=12",
+                             "FFT_CU_MIN_GROUPS=4", "FFT_CU_MIN_GROUPS_R4096=3"})
         EXPECT_NE(std::find(d.begin(), d.end(), std::string(want)), d.end()) << want;
     EXPECT_EQ(find_program("fft").defines(), kernel_defines(kTuning));
 }
 
 TEST(FftPlan, TuningTextChangesNamedFieldsAndRefusesTheRest) {
-    const Tuning t = parse_tuning("log2_group=9,min_strided_columns=2");
+    const Tuning t = parse_tuning("log2_group=9,min_strided_columns=2,cuda_min_groups_per_sm_r4096=1");
+    EXPECT_EQ(t.cuda_min_groups_per_sm_r4096, 1);
     EXPECT_EQ(t.log2_group, 9);
     EXPECT_EQ(t.min_strided_columns, 2);
     EXPECT_EQ(t.log2_points_per_item, kTuning.log2_points_per_item);

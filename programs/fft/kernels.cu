@@ -8,7 +8,8 @@
 //     the base pointer plus one int index, as kernels.cl's p[i]: ptr + a + b would widen a
 //     and b to 64 bits separately);
 //   - __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) caps registers so that that many groups
-//     share an SM (kernels.cl can only promise its group size: reqd_work_group_size);
+//     share an SM (fft_r4096: FFT_CU_MIN_GROUPS_R4096); kernels.cl can only promise its group
+//     size (reqd_work_group_size);
 //   - the local planes are the launch's dynamic shared memory (kernels.cl: a __local argument).
 
 #ifndef FFT_TW_LOG2
@@ -25,6 +26,9 @@
 #endif
 #ifndef FFT_CU_MIN_GROUPS
 #error "FFT_CU_MIN_GROUPS must come from the host (programs/fft/tuning.hpp)"
+#endif
+#ifndef FFT_CU_MIN_GROUPS_R4096
+#error "FFT_CU_MIN_GROUPS_R4096 must come from the host (programs/fft/tuning.hpp)"
 #endif
 
 #define FFT_E (1 << FFT_LOG2_E)
@@ -400,7 +404,7 @@ extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r
     else fft_pass<11, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
 }
 
-extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r4096(
+extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS_R4096) fft_r4096(
     const float2* __restrict__ in, float2* __restrict__ out, const float2* __restrict__ tw,
     const float2* __restrict__ twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
     float in_im, float out_re, float out_im)

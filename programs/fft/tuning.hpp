@@ -26,7 +26,11 @@ struct Tuning {
     int min_strided_columns = 4;
     // kernels.cu only: __launch_bounds__(group, this), so that ptxas keeps registers to
     // 64K / (group * this) (OpenCL C has no way to say it: docs, "Dialect differences").
+    // 4 (64 registers) for the strided passes; fft_r4096, which with these values only ever
+    // transforms whole contiguous rows, runs faster with the registers it wants (114, two
+    // groups per SM: 1d-4kx1024 40.7 instead of 46.8 us on the H100).
     int cuda_min_groups_per_sm = 4;
+    int cuda_min_groups_per_sm_r4096 = 2;
 
     int log2_group_points() const { return log2_group + log2_points_per_item; }
     // true when the group's points do not fit the local limit as complex values.
