@@ -16,6 +16,7 @@
 #include "cuda/kernel_cache.hpp"
 #include "cuda/nvrtc_api.hpp"
 #include "embedded.hpp"
+#include "program.hpp"
 #include "scoped_env.hpp"
 
 namespace {
@@ -170,6 +171,9 @@ TEST_P(EverySource, CompilesToPtxWithEveryKernelUnderEveryMathMode) {
         SCOPED_TRACE(std::string("math mode ") + tb::to_string(mode));
         CompileOptions opt;
         opt.math = mode;
+        // A program's kernels get the program's defines (tuning constants), as in a run.
+        if (src.file_name.rfind("programs/", 0) == 0)
+            opt.defines = tb::find_program(src.file_name.substr(9, src.file_name.find('/', 9) - 9)).defines();
         PtxBuild b;
         try {
             b = compile_to_ptx(src, opt, kArch);

@@ -32,7 +32,7 @@ class Fft final : public Program {
 public:
     std::string name() const override { return "fft"; }
     std::string description() const override {
-        return "single-precision complex FFT, batched 1-D and 2-D: Stockham passes with radix-8/16 stages in local memory";
+        return "single-precision complex FFT, batched 1-D and 2-D: Stockham passes of up to 4096 points, radix-16 stages in local memory";
     }
     std::vector<Dataset> datasets() const override {
         return {
