@@ -338,8 +338,13 @@ private:
         }
     }
 
-    // The SM clock after a sample (NVML); flags the benchmark when it ran throttled.
-    void observe_clock(State& s) {
+    // The SM clock after a sample (NVML); flags the benchmark when it ran throttled. An NVML
+    // query costs tens of microseconds: at most one per kClockPeriodMs unless `force`d (the
+    // first and last sample of a benchmark).
+    void observe_clock(State& s, bool force = false) {
+        const auto now = std::chrono::steady_clock::now();
+        if (!force && now - last_clock_read_ < std::chrono::milliseconds(kClockPeriodMs)) return;
+        last_clock_read_ = now;
         const auto c = current_device_->clock_sample();
         if (!c || c->max_sm_mhz <= 0) return;
         ClockRecord& k = s.result.clock;
@@ -429,9 +434,12 @@ private:
             const auto t0 = std::chrono::steady_clock::now();
             for (;;) {
                 run.push_back(sample());
-                observe_clock(s);
+                observe_clock(s, run.size() == 1);
                 if (stop_for_interrupt(s, st)) break;
-                if (rule.done(run, seconds_since(t0))) break;
+                if (rule.done(run, seconds_since(t0))) {
+                    observe_clock(s, true);
+                    break;
+                }
             }
             if (!s.ready) break;
             double sum = 0;
@@ -498,6 +506,8 @@ private:
     bool stop_ = false;
     std::chrono::steady_clock::time_point started_;
 
+    std::chrono::steady_clock::time_point last_clock_read_{};
+    static constexpr int kClockPeriodMs = 20;
     static constexpr double kBatchTargetMs = 10;
     static constexpr std::int64_t kMaxBatchRuns = 1000;
     static constexpr double kSamplingShare = 0.7;

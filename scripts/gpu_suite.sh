@@ -2,11 +2,15 @@
 # Everything GPU-side in one call: build from source, run the tests, list devices, run the
 # suite on every available backend, dump PTX, and print a short table last.
 # Usage: scripts/gpu_suite.sh OUTDIR [extra `tribench run` arguments...]
+# Stage "timing" compares tribench's clock with Nsight Compute's (scripts/ncu_agreement.sh);
+# stage "ci" runs `--profile ci` SUITE_CI_RUNS times (default 5) and compares each later run
+# with the first (A/A: no regression may be reported). Stage "soak" runs scripts/soak.sh.
 # Stage "sanitize" runs compute-sanitizer (memcheck, racecheck, synccheck) over every
 # program, variant and launch mode of both CUDA backends on the small datasets.
 # Writes OUTDIR/results.json.gz, OUTDIR/summary.txt and OUTDIR/logs.tar.gz (build, test, run
 # logs and PTX). Environment: SUITE_STAGES (default "build test list run ptx"),
-# SUITE_MIN_TIME (seconds per benchmark, default 0.25), SUITE_CMAKE_ARGS (extra cmake
+# SUITE_MIN_TIME (seconds per benchmark, default 0.25), SUITE_BUDGET (`run --budget` of the
+# suite run, default none), SUITE_CMAKE_ARGS (extra cmake
 # arguments, e.g. -DTRIBENCH_PROGRAMS=mandelbrot).
 set -uo pipefail
 OUT=${1:?usage: scripts/gpu_suite.sh OUTDIR [tribench run args...]}
@@ -48,8 +52,37 @@ if has list && [[ -x $TB ]]; then
 fi
 if has run && [[ -x $TB ]]; then
   note "run"
-  "$TB" run --keep-going --min-time "${SUITE_MIN_TIME:-0.25}" --out "$OUT/results.json" "$@" \
+  budget=(); [[ -n ${SUITE_BUDGET:-} ]] && budget=(--budget "$SUITE_BUDGET")
+  start=$(date +%s)
+  "$TB" run --keep-going --min-time "${SUITE_MIN_TIME:-0.25}" "${budget[@]}" --out "$OUT/results.json" "$@" \
       >"$LOGS/run.log" 2>&1 || status=1
+  echo "suite wall time: $(( $(date +%s) - start )) s" | tee -a "$LOGS/run.log"
+fi
+if has timing && [[ -x $TB ]]; then
+  note "timing"
+  scripts/ncu_agreement.sh "$TB" "$LOGS/ncu" >"$LOGS/ncu.log" 2>&1 || status=1
+  cp "$LOGS/ncu/ncu_agreement.md" "$OUT/" 2>/dev/null
+  cat "$LOGS/ncu/ncu_agreement.md" 2>/dev/null
+fi
+if has ci && [[ -x $TB ]]; then
+  note "ci"
+  for i in $(seq 1 "${SUITE_CI_RUNS:-5}"); do
+    start=$(date +%s)
+    rc=0; "$TB" run --profile ci --keep-going --out "$LOGS/ci-$i.json" >"$LOGS/ci-$i.log" 2>&1 || rc=$?
+    ((rc)) && status=1
+    echo "ci profile run $i: $(( $(date +%s) - start )) s, exit $rc" | tee -a "$LOGS/ci.txt"
+    if ((i > 1)); then
+      rc=0; "$TB" compare "$LOGS/ci-1.json" "$LOGS/ci-$i.json" >"$LOGS/ci-aa-$i.txt" 2>&1 || rc=$?
+      echo "A/A compare 1 vs $i: exit $rc (0: no regression)" | tee -a "$LOGS/ci.txt"
+      tail -3 "$LOGS/ci-aa-$i.txt"
+    fi
+  done
+  cp "$LOGS/ci-1.json" "$OUT/ci.json"
+fi
+if has soak && [[ -x $TB ]] && [[ -x scripts/soak.sh ]]; then
+  note "soak"
+  TRIBENCH=$TB scripts/soak.sh "$LOGS/soak" >"$LOGS/soak.log" 2>&1 || status=1
+  tail -20 "$LOGS/soak.log"
 fi
 if has ptx && [[ -x $TB ]]; then
   note "ptx"; "$TB" ptx --out "$LOGS/ptx" >"$LOGS/ptx.log" 2>&1 || status=1

@@ -21,23 +21,23 @@ BENCHES=(
 datasets=$(printf '%s\n' "${BENCHES[@]}" | cut -d: -f2 | sort -u | paste -sd,)
 programs=$(printf '%s\n' "${BENCHES[@]}" | cut -d: -f1 | sort -u | paste -sd,)
 variants=$(printf '%s\n' "${BENCHES[@]}" | cut -d: -f3 | sort -u | paste -sd,)
-common=(-p "$programs" -d "$datasets" --variant "$variants" --launch stream --keep-going)
+common=(-p "$programs" -d "$datasets" --variant "$variants" --launch stream --keep-going --timeout 1 --no-batch)
 
 echo "== tribench, gated"
 "$TB" run "${common[@]}" -b cuda-native,cuda-prelude,opencl --timing gated --out "$OUT/gated.json" >"$OUT/gated.log" 2>&1
 echo "== tribench, plain"
 "$TB" run "${common[@]}" -b cuda-native,cuda-prelude,opencl --timing plain --out "$OUT/plain.json" >"$OUT/plain.log" 2>&1
 
-# ncu cannot see OpenCL kernels; each CUDA benchmark in its own process, 40 timed launches
+# ncu cannot see OpenCL kernels; each CUDA benchmark in its own process, 25 timed launches
 # after the validation run and two warm-up samples.
 for b in "${BENCHES[@]}"; do
   IFS=: read -r prog ds var <<<"$b"
   for backend in cuda-native cuda-prelude; do
     echo "== ncu $prog $ds $var $backend"
     ncu --clock-control none --metrics gpu__time_duration.sum --csv --print-units base \
-        --launch-skip 3 --launch-count 40 --log-file "$OUT/ncu/$prog-$ds-$var-$backend.csv" \
+        --launch-skip 3 --launch-count 25 --log-file "$OUT/ncu/$prog-$ds-$var-$backend.csv" \
         "$TB" run -p "$prog" -d "$ds" --variant "$var" -b "$backend" --launch stream --timing plain --no-batch \
-        --no-calibrate --min-samples 45 --max-samples 45 --min-time 0.000001 >/dev/null 2>&1 ||
+        --no-calibrate --min-samples 30 --max-samples 30 --min-time 0.000001 >/dev/null 2>&1 ||
       echo "   ncu failed (see $OUT/ncu/$prog-$ds-$var-$backend.csv)"
   done
 done

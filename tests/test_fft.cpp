@@ -3,7 +3,11 @@
 // pass, staged and strided multi-pass, 2-D columns), and the cuFFT baseline's refusal of a
 // device it cannot use.
 #include <cmath>
+#include <algorithm>
 #include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -194,69 +198,103 @@ DeviceInfo device_info(std::size_t local, std::size_t group) {
 
 const DeviceInfo kH100 = device_info(227 * 1024, 1024);
 const DeviceInfo kNvidiaOpenCL = device_info(48 * 1024, 1024);
+const DeviceInfo kPocl = device_info(4 << 20, 4096);
 
 // Each axis's passes multiply up to its length; every pass obeys the kernel's invariants.
-void check_plan(const Shape& s, const std::vector<Pass>& plan, const Limits& lim) {
+void check_plan(const Shape& s, const std::vector<Pass>& plan, const Tuning& t) {
     SCOPED_TRACE(s.describe());
     ASSERT_FALSE(plan.empty());
     int log2_product = 0;
     for (const Pass& p : plan) {
         log2_product += p.log2R;
         EXPECT_GE(p.log2R, kMinLog2R);
-        EXPECT_LE(p.log2R, kTwiddleLog2);
-        EXPECT_LE(p.local_bytes, lim.max_local_bytes);
-        EXPECT_LE(std::size_t(p.threads), lim.max_group);
-        EXPECT_EQ(p.threads, 1 << (p.log2C + p.log2R - std::min(p.log2R, lim.log2_max_radix)));
-        // A group's columns lie in one item and share one output block.
-        if (p.log2M > 0) EXPECT_LE(p.log2C, p.log2M);
-        if (p.log2Nsv > 0) EXPECT_LE(p.log2C, p.log2Nsv);
+        EXPECT_LE(p.log2R, std::min(kTwiddleLog2, t.log2_group_points()));
+        EXPECT_LE(p.local_bytes, t.group_local_limit);
+        EXPECT_EQ(p.threads, 1 << t.log2_group);
+        // A group holds C columns of R points, E (or R, if fewer) per work-item.
+        EXPECT_EQ(p.log2C + p.log2R, t.log2_group + std::min(p.log2R, t.log2_points_per_item));
         EXPECT_EQ(p.columns * (std::int64_t(1) << p.log2R), s.points());
-        EXPECT_GE(p.col_pitch, (1 << p.log2R) + (1 << p.log2R) / 16);
         EXPECT_EQ(p.twiddle_log2B() >= 0, p.log2Ns > 0);
+        // A pass over contiguous columns is the whole transform of a row.
+        if (p.log2M == 0) EXPECT_EQ(1 << p.log2R, s.dims == 1 ? s.length : s.cols);
     }
     EXPECT_EQ(log2_product, log2_exact(s.transform_size()));
 }
 
+std::string describe(const std::vector<Pass>& plan) {
+    std::string d;
+    for (const Pass& p : plan)
+        d += (d.empty() ? "" : " ") + std::to_string(1 << p.log2R) + (p.log2M > 0 ? "s" : "") + "/" +
+             std::to_string(1 << p.log2C);
+    return d;
+}
+
 }  // namespace
 
-TEST(FftPlan, EveryDatasetOnEveryDialectObeysTheKernelInvariants) {
+TEST(FftPlan, EveryDatasetObeysTheKernelInvariantsAndIsTheSameOnEveryDevice) {
+    // One plan for every backend: it depends on the tuning only (the device just has to fit it).
     const Program& p = find_program("fft");
-    for (const auto& d : p.datasets())
-        for (Dialect dialect : {Dialect::Cuda, Dialect::OpenCL})
-            for (const DeviceInfo& info : {kH100, kNvidiaOpenCL, device_info(1 << 20, 4096)}) {
-                const Limits lim = limits_for(dialect, info);
-                const Shape s = shape_of(d);
-                check_plan(s, make_plan(s, lim), lim);
-            }
+    for (const auto& d : p.datasets()) {
+        const Shape s = shape_of(d);
+        const auto plan = make_plan(s, kTuning, kH100);
+        check_plan(s, plan, kTuning);
+        EXPECT_EQ(describe(make_plan(s, kTuning, kNvidiaOpenCL)), describe(plan)) << d.name;
+        EXPECT_EQ(describe(make_plan(s, kTuning, kPocl)), describe(plan)) << d.name;
+    }
 }
 
 TEST(FftPlan, SpeedCriticalShapesUseFewWidePasses) {
-    const Limits cu = limits_for(Dialect::Cuda, kH100);
-    // 16 x 2^20: two passes of 1024 points, 8 columns (64-byte rows) per block.
-    const auto p1 = make_plan(one_d(1 << 20, 16), cu);
-    ASSERT_EQ(p1.size(), 2u);
-    for (const Pass& p : p1) {
-        EXPECT_EQ(p.log2R, 10);
-        EXPECT_EQ(p.log2C, 3);
-        EXPECT_EQ(p.threads, 512);
-    }
+    // 4096-point groups: 16 x 2^20 in two strided passes of 1024 points, 4 columns (32-byte
+    // rows); 2^24 in three of 256 (16 columns, 128-byte rows); 4096 x 4096: rows in one
+    // pass, columns in two of 64; transforms of up to 4096 points in one launch.
+    EXPECT_EQ(describe(make_plan(one_d(1 << 20, 16), kTuning, kH100)), "1024s/4 1024s/4");
+    EXPECT_EQ(describe(make_plan(one_d(1 << 24, 1), kTuning, kH100)), "256s/16 256s/16 256s/16");
+    EXPECT_EQ(describe(make_plan(two_d(4096, 4096), kTuning, kH100)), "4096/1 64s/64 64s/64");
+    EXPECT_EQ(describe(make_plan(one_d(4096, 1024), kTuning, kH100)), "4096/1");
+    EXPECT_EQ(describe(make_plan(one_d(256, 4096), kTuning, kH100)), "256/16");
+    const auto p1 = make_plan(one_d(1 << 20, 16), kTuning, kH100);
     EXPECT_EQ(p1[0].log2Nsv, 0) << "first pass writes contiguous rows (staged)";
     EXPECT_EQ(p1[1].log2Ns, 10);
-    // 4096 x 4096: rows in one 4096-point pass, columns in two 64-point passes.
-    const auto p2 = make_plan(two_d(4096, 4096), cu);
-    ASSERT_EQ(p2.size(), 3u);
-    EXPECT_EQ(p2[0].log2R, 12);
-    EXPECT_EQ(p2[0].log2M, 0);
-    EXPECT_EQ(p2[1].log2R, 6);
-    EXPECT_EQ(p2[2].log2R, 6);
+    EXPECT_EQ(p1[1].log2Nsv, 10);
+    const auto p2 = make_plan(two_d(4096, 4096), kTuning, kH100);
     EXPECT_EQ(p2[1].log2S, 12);
-    // Transforms of up to 4096 points: one launch.
-    EXPECT_EQ(make_plan(one_d(4096, 1024), cu).size(), 1u);
-    EXPECT_EQ(make_plan(one_d(256, 4096), cu).size(), 1u);
-    // OpenCL within 48 KiB of local memory: 2^20 in three passes, 2^12 still in one.
-    const Limits cl = limits_for(Dialect::OpenCL, kNvidiaOpenCL);
-    EXPECT_EQ(make_plan(one_d(1 << 20, 16), cl).size(), 3u);
-    EXPECT_EQ(make_plan(one_d(4096, 4), cl).size(), 1u);
+    EXPECT_EQ(p2[2].log2Nsv, 18);
+}
+
+TEST(FftPlan, RefusesDevicesThatCannotHoldAGroup) {
+    const Shape s = one_d(4096, 2);
+    EXPECT_THROW(make_plan(s, kTuning, device_info(16 * 1024, 1024)), Error);  // 32 KiB of local memory
+    EXPECT_THROW(make_plan(s, kTuning, device_info(48 * 1024, 128)), Error);   // 256 work-items
+    Tuning split = kTuning;
+    split.group_local_limit = 16 * 1024;  // one plane, real and imaginary parts in turn
+    EXPECT_TRUE(split.split_exchange());
+    EXPECT_EQ(make_plan(s, split, device_info(16 * 1024, 1024)).at(0).local_bytes, 16u * 1024);
+}
+
+TEST(FftPlan, DefinesCarryTheTuning) {
+    Tuning t = kTuning;
+    t.log2_points_per_item = 3;
+    t.log2_group = 6;
+    t.group_local_limit = 1024;
+    t.cuda_min_groups_per_sm_r4096 = 3;
+    const auto d = kernel_defines(t);
+    for (const char* want : {"FFT_LOG2_E=3", "FFT_LOG2_GROUP=6", "FFT_SPLIT_EXCHANGE=1", "FFT_TW_LOG2=12",
+                             "FFT_CU_MIN_GROUPS=4", "FFT_CU_MIN_GROUPS_R4096=3"})
+        EXPECT_NE(std::find(d.begin(), d.end(), std::string(want)), d.end()) << want;
+    EXPECT_EQ(find_program("fft").defines(), kernel_defines(kTuning));
+}
+
+TEST(FftPlan, TuningTextChangesNamedFieldsAndRefusesTheRest) {
+    const Tuning t = parse_tuning("log2_group=9,min_strided_columns=2,cuda_min_groups_per_sm_r4096=1");
+    EXPECT_EQ(t.cuda_min_groups_per_sm_r4096, 1);
+    EXPECT_EQ(t.log2_group, 9);
+    EXPECT_EQ(t.min_strided_columns, 2);
+    EXPECT_EQ(t.log2_points_per_item, kTuning.log2_points_per_item);
+    EXPECT_TRUE(t.split_exchange()) << "8192 points of 8 bytes exceed 48 KiB";
+    EXPECT_EQ(parse_tuning("").log2_group, kTuning.log2_group);
+    for (const char* bad : {"log2_group", "log2_group=", "log2_group=9x", "log2_group=11", "radix=16",
+                            "log2_points_per_item=0", "min_strided_columns=-1"})
+        EXPECT_THROW(parse_tuning(bad), Error) << bad;
 }
 
 TEST(FftPlan, TwiddleTablesHoldTheRightRoots) {
@@ -291,16 +329,9 @@ protected:
     static void SetUpTestSuite() {
         device_ = shared_opencl_device().device.get();
         reason_ = shared_opencl_device().reason;
-        if (device_) {
-            const Program& p = find_program("fft");
-            CompileOptions co;
-            co.defines = p.defines();
-            module_ = device_->compile(program_source(p, Dialect::OpenCL), co).release();
-        }
     }
     static void TearDownTestSuite() {
-        delete module_;
-        module_ = nullptr;
+        modules_.clear();
         device_ = nullptr;
     }
     void SetUp() override {
@@ -310,12 +341,27 @@ protected:
         }
     }
 
-    // Runs both variants of `s` planned with `lim` (or the device's own limits): they
-    // validate, and a poisoned, not computed output does not.
-    static void run_and_validate(const Shape& s, const Limits* lim) {
+    // kernels.cl compiled with the defines of `t` (once per distinct tuning).
+    static Module& module_for(const Tuning& t) {
+        const auto defines = kernel_defines(t);
+        std::string key;
+        for (const auto& d : defines) key += d + " ";
+        auto it = modules_.find(key);
+        if (it == modules_.end()) {
+            CompileOptions co;
+            co.defines = defines;
+            it = modules_.emplace(key, device_->compile(program_source(find_program("fft"), Dialect::OpenCL), co)).first;
+        }
+        return *it->second;
+    }
+
+    // Runs both variants of `s` planned with `t`: they validate, and a poisoned, not computed
+    // output does not.
+    static void run_and_validate(const Shape& s, const Tuning& t = kTuning) {
         for (Variant v : {Variant::Forward, Variant::Roundtrip}) {
-            SCOPED_TRACE(s.describe() + (v == Variant::Forward ? " forward" : " roundtrip"));
-            auto inst = make_kernel_instance(*device_, *module_, s, v, 11, lim);
+            SCOPED_TRACE(s.describe() + (v == Variant::Forward ? " forward" : " roundtrip") + ", plan " +
+                         describe(make_plan(s, t, device_->info())));
+            auto inst = make_kernel_instance(*device_, module_for(t), s, v, 11, t);
             inst->poison();
             inst->run();
             device_->synchronize();
@@ -327,41 +373,131 @@ protected:
         }
     }
     static Device* device_;
-    static Module* module_;
+    static std::map<std::string, std::unique_ptr<Module>> modules_;
     static std::string reason_;
 };
 Device* FftOnOpenCL::device_ = nullptr;
-Module* FftOnOpenCL::module_ = nullptr;
+std::map<std::string, std::unique_ptr<Module>> FftOnOpenCL::modules_;
 std::string FftOnOpenCL::reason_;
 
 }  // namespace
 
 TEST_F(FftOnOpenCL, SmallDatasetsValidate) {
     for (const auto& d : find_program("fft").datasets())
-        if (d.small) run_and_validate(shape_of(d), nullptr);
+        if (d.small) run_and_validate(shape_of(d));
 }
 
 TEST_F(FftOnOpenCL, MultiPassAxesValidate) {
-    // 3 strided passes (6+6+5), rows longer than one group, 2-D columns in two passes.
-    for (const Shape& s : {one_d(1 << 17, 1), two_d(16, 8192), two_d(4096, 16), one_d(8, 64), two_d(8, 8)})
-        run_and_validate(s, nullptr);
+    // Staged and strided passes (2^17: three of 64, 64, 32), rows longer than one group,
+    // 2-D columns in one and in two passes, a 2-D image smaller than one group, every
+    // remainder radix (2^13 = 16 x 16 x 2 x ..., 2^14, 2^15 in two passes).
+    for (const Shape& s : {one_d(1 << 17, 1), one_d(1 << 13, 2), one_d(1 << 14, 1), one_d(1 << 15, 1),
+                           two_d(16, 8192), two_d(4096, 16), two_d(8, 8), one_d(8, 64), one_d(32, 3),
+                           one_d(2048, 2), one_d(512, 5)})
+        run_and_validate(s);
 }
 
-TEST_F(FftOnOpenCL, CudaShapedPlansValidate) {
-    // kernels.cl run with the plan shapes kernels.cu gets on an H100 (8 columns per strided
-    // group, 1024-point passes, 64-point column passes), so their index math is checked here.
-    Limits lim = limits_for(Dialect::Cuda, kH100);
-    lim.log2_max_radix = 3;  // kernels.cl's points per work-item
-    lim.max_group = 1024;
-    const auto p1 = make_plan(one_d(1 << 20, 1), lim);
-    ASSERT_EQ(p1.size(), 2u);
-    EXPECT_EQ(p1[0].log2R, 10);
-    EXPECT_EQ(p1[0].log2C, 3);
-    EXPECT_TRUE(p1[0].log2M > 0 && p1[0].log2Nsv == 0) << "strided in, contiguous (staged) out";
-    const auto p2 = make_plan(two_d(4096, 32), lim);
-    ASSERT_EQ(p2.size(), 3u);
-    EXPECT_EQ(p2[1].log2R + p2[2].log2R, 12);
-    for (const Shape& s : {one_d(1 << 20, 1), two_d(4096, 32), one_d(1 << 12, 3)}) run_and_validate(s, &lim);
+TEST_F(FftOnOpenCL, OtherTuningsValidate) {
+    // The kernels and the planner under other tunings: the real and imaginary parts exchanged
+    // in turn through one plane; radix-8 work-items; small groups (many passes, several
+    // columns per group, 2 points per row of a strided pass).
+    Tuning split = kTuning;
+    split.group_local_limit = 16 * 1024;
+    Tuning radix8 = kTuning;
+    radix8.log2_points_per_item = 3;
+    radix8.log2_group = 7;
+    Tuning small = kTuning;
+    small.log2_points_per_item = 3;
+    small.log2_group = 5;
+    small.min_strided_columns = 2;
+    small.group_local_limit = 1024;  // split as well
+    for (const Tuning& t : {split, radix8, small}) {
+        SCOPED_TRACE("E = " + std::to_string(1 << t.log2_points_per_item) + ", group " +
+                     std::to_string(1 << t.log2_group) + (t.split_exchange() ? ", split exchange" : ""));
+        for (const Shape& s : {one_d(4096, 3), one_d(1 << 16, 1), one_d(1 << 13, 1), two_d(64, 256), two_d(8, 8),
+                               one_d(8, 3)})
+            run_and_validate(s, t);
+    }
+}
+
+// ---- --save-outputs: one meaning on every backend ----------------------------------------
+
+namespace {
+
+// Stands in for cuFFT's unnormalised round trip on any device: leaves N x in out.
+class UnnormalisedRoundtrip final : public FftInstance {
+public:
+    UnnormalisedRoundtrip(Device& dev, const Shape& s) : FftInstance(dev, s, Variant::Roundtrip, 5) {
+        output_scale_ = 1.0 / double(s.transform_size());
+    }
+    void run() override {
+        std::vector<float> y = input();
+        for (float& f : y) f *= float(shape_.transform_size());
+        dev_.upload(out_, y.data(), y.size() * sizeof(float));
+    }
+};
+
+std::vector<float> floats_of(const std::vector<NamedArray>& arrays, const std::string& name) {
+    for (const NamedArray& a : arrays)
+        if (a.name == name) {
+            EXPECT_EQ(a.dtype, "<c8");
+            std::vector<float> v(a.data.size() / sizeof(float));
+            std::memcpy(v.data(), a.data.data(), a.data.size());
+            return v;
+        }
+    ADD_FAILURE() << "no array " << name;
+    return {};
+}
+
+// Relative L2 distance of the saved output from the saved input (a round trip's dump).
+double roundtrip_dump_error(Instance& inst) {
+    inst.poison();
+    inst.run();
+    const auto arrays = inst.arrays();
+    const auto in = floats_of(arrays, "input"), out = floats_of(arrays, "output");
+    EXPECT_EQ(in.size(), out.size());
+    double num = 0, den = 0;
+    for (std::size_t i = 0; i < std::min(in.size(), out.size()); ++i) {
+        num += (double(out[i]) - in[i]) * (double(out[i]) - in[i]);
+        den += double(in[i]) * in[i];
+    }
+    return std::sqrt(num / den);
+}
+
+}  // namespace
+
+TEST_F(FftOnOpenCL, SavedRoundtripOutputIsTheNormalisedResult) {
+    // The program's passes normalise on their last store; an unnormalised round trip (cuFFT's)
+    // is scaled by 1/N when dumped, exactly as validation scales it.
+    for (const Shape& s : {one_d(4096, 2), two_d(64, 64)}) {
+        SCOPED_TRACE(s.describe());
+        auto ours = make_kernel_instance(*device_, module_for(kTuning), s, Variant::Roundtrip, 5);
+        EXPECT_LT(roundtrip_dump_error(*ours), 2 * tolerance(s.transform_size()));
+        UnnormalisedRoundtrip scaled(*device_, s);
+        EXPECT_EQ(roundtrip_dump_error(scaled), 0.0) << "the dump must be x, not N x";
+        EXPECT_TRUE(scaled.validate().ok) << "and validation must agree";
+    }
+}
+
+TEST(FftProgram, SavedVendorRoundtripOutputIsTheNormalisedResult) {
+    const Program& p = find_program("fft");
+    std::unique_ptr<Device> dev;
+    try {
+        auto backend = make_backend("cuda-native");
+        if (!backend->devices().empty()) dev = backend->open(0);
+    } catch (const Error&) {
+    }
+    if (!dev) GTEST_SKIP() << "no CUDA device for cuFFT";
+    for (const char* name : {"1d-4kx4", "2d-64x64"}) {
+        SCOPED_TRACE(name);
+        std::unique_ptr<Instance> inst;
+        try {
+            inst = p.prepare_vendor(*dev, find_dataset(p.datasets(), "fft", name), RunConfig{"roundtrip", LaunchMode::Stream, 1});
+        } catch (const Error& e) {
+            GTEST_SKIP() << e.what();
+        }
+        EXPECT_LT(roundtrip_dump_error(*inst), 2 * tolerance(shape_of(find_dataset(p.datasets(), "fft", name)).transform_size()));
+    }
 }
 
 // ---- the program and its vendor baseline ----------------------------------------------------

@@ -32,7 +32,7 @@ class Fft final : public Program {
 public:
     std::string name() const override { return "fft"; }
     std::string description() const override {
-        return "single-precision complex FFT, batched 1-D and 2-D: Stockham passes with radix-8/16 stages in local memory";
+        return "single-precision complex FFT, batched 1-D and 2-D: Stockham passes of up to 4096 points, radix-16 stages in local memory";
     }
     std::vector<Dataset> datasets() const override {
         return {
@@ -57,15 +57,22 @@ public:
     std::vector<std::string> variants() const override { return {"forward", "roundtrip"}; }
     std::uint64_t device_bytes(const Dataset& d, const std::string& variant) const override {
         fft::parse_variant(variant);
-        // Input, output and one intermediate buffer, plus twiddle tables (inner W_4096: 32 KiB,
-        // at most 64 KiB per twiddled pass, at most 4 passes per transform).
-        return 3 * std::uint64_t(fft::shape_of(d).points()) * 8 + (32 + 4 * 64) * 1024;
+        // Input, output and one intermediate buffer, plus the twiddle tables: inner W_4096
+        // and one two-level table per twiddled pass (at most 2 x 4096 entries each).
+        const fft::Shape s = fft::shape_of(d);
+        std::uint64_t bytes = 3 * std::uint64_t(s.points()) * 8 + (std::uint64_t(8) << fft::kTwiddleLog2);
+        for (const fft::Pass& p : fft::make_plan(s, fft::active_tuning(), DeviceInfo{}))
+            if (p.twiddle_log2B() >= 0)
+                bytes += 8 * ((std::uint64_t(1) << p.twiddle_log2B()) +
+                              (std::uint64_t(1) << (p.log2Ns + p.log2R - p.twiddle_log2B())));
+        return bytes;
     }
     std::vector<std::string> defines() const override {
-        return {"FFT_TW_LOG2=" + std::to_string(fft::kTwiddleLog2), "FFT_CU_THREADS=" + std::to_string(fft::kCudaMaxThreads)};
+        return fft::kernel_defines(fft::active_tuning());
     }
     std::unique_ptr<Instance> prepare(Device& dev, Module& mod, const Dataset& d, const RunConfig& cfg) const override {
-        return fft::make_kernel_instance(dev, mod, fft::shape_of(d), fft::parse_variant(cfg.variant), cfg.seed);
+        return fft::make_kernel_instance(dev, mod, fft::shape_of(d), fft::parse_variant(cfg.variant), cfg.seed,
+                                         fft::active_tuning());
     }
     bool has_vendor_baseline() const override { return true; }
     std::string vendor_library() const override { return "cuFFT"; }

@@ -99,7 +99,11 @@ std::vector<NamedArray> FftInstance::arrays() {
         return a;
     };
     dev_.synchronize();
-    return {make("input", input_), make("output", download_output())};
+    std::vector<float> out = download_output();
+    // A power-of-two scale (1/N): exact in float, so the dump is the normalised result.
+    if (output_scale_ != 1.0)
+        for (float& f : out) f = float(double(f) * output_scale_);
+    return {make("input", input_), make("output", out)};
 }
 
 }  // namespace tb::fft

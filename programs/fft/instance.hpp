@@ -10,6 +10,7 @@
 #include "program.hpp"
 #include "reference.hpp"
 #include "shape.hpp"
+#include "tuning.hpp"
 
 namespace tb::fft {
 
@@ -22,12 +23,16 @@ public:
     void poison() override;
     Validation validate() override;
     WorkModel work() const override;
+    // "input" and "output" for --save-outputs. "output" means the same on every backend: the
+    // forward transform, or inverse(forward(x)) / N for the round trip (out_ times
+    // output_scale_, as validation compares it).
     std::vector<NamedArray> arrays() override;
 
 protected:
     // The value a correct run leaves in out_ is output_scale_^-1 times the transform (cuFFT's
-    // round trip is unnormalised: N x); validation multiplies by output_scale_ first.
+    // round trip is unnormalised: N x); validation and arrays() multiply by output_scale_.
     double output_scale_ = 1.0;
+    const std::vector<float>& input() const { return input_; }
     Device& dev_;
     Shape shape_;
     Variant variant_;
@@ -41,12 +46,10 @@ private:
     std::vector<cdouble> expected_;
 };
 
-struct Limits;  // plan.hpp
-
-// The passes of kernels.cl / kernels.cu on any backend, planned for the device's limits, or
-// for `limits` (tests: other plan shapes; log2_max_radix must stay the dialect's own).
+// The passes of kernels.cl / kernels.cu on any backend, planned with `tuning`, which must be
+// the tuning `mod` was compiled with (kernel_defines(tuning); tests try others).
 std::unique_ptr<Instance> make_kernel_instance(Device& dev, Module& mod, const Shape& shape, Variant variant,
-                                               std::uint64_t seed, const Limits* limits = nullptr);
+                                               std::uint64_t seed, const Tuning& tuning = kTuning);
 
 // cuFFT on the cuda-native device's own stream (cufft_baseline.cpp).
 std::unique_ptr<Instance> make_cufft_instance(Device& dev, const Shape& shape, Variant variant, std::uint64_t seed);

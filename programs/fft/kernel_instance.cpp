@@ -1,6 +1,5 @@
 // The program's own passes (kernels.cl / kernels.cu) on any backend: the plan is made once
 // for the device, twiddle tables are uploaded once, and run() is one launch per pass.
-#include <algorithm>
 #include <map>
 
 #include "instance.hpp"
@@ -11,9 +10,9 @@ namespace {
 
 class KernelInstance final : public FftInstance {
 public:
-    KernelInstance(Device& dev, Module& mod, const Shape& shape, Variant variant, std::uint64_t seed, const Limits& lim)
+    KernelInstance(Device& dev, Module& mod, const Shape& shape, Variant variant, std::uint64_t seed, const Tuning& t)
         : FftInstance(dev, shape, variant, seed) {
-        const std::vector<Pass> plan = make_plan(shape, lim);
+        const std::vector<Pass> plan = make_plan(shape, t, dev.info());
         const std::size_t bytes = std::size_t(shape.points()) * 8;
         if (plan.size() > 1 || variant == Variant::Roundtrip) tmp_ = dev.alloc(bytes);
         const std::vector<float> inner = inner_twiddles();
@@ -22,13 +21,21 @@ public:
         tw_pass_.resize(plan.size());
         std::map<int, Kernel> kernels;
         for (std::size_t i = 0; i < plan.size(); ++i) {
-            const std::vector<float> t = pass_twiddles(plan[i]);
-            if (!t.empty()) {
-                tw_pass_[i] = dev.alloc(t.size() * sizeof(float));
-                dev.upload(tw_pass_[i], t.data(), t.size() * sizeof(float));
+            const std::vector<float> tp = pass_twiddles(plan[i]);
+            if (!tp.empty()) {
+                tw_pass_[i] = dev.alloc(tp.size() * sizeof(float));
+                dev.upload(tw_pass_[i], tp.data(), tp.size() * sizeof(float));
             }
-            if (!kernels.count(plan[i].log2R))
-                kernels[plan[i].log2R] = mod.kernel("fft_r" + std::to_string(1 << plan[i].log2R));
+            const int log2R = plan[i].log2R;
+            if (kernels.count(log2R)) continue;
+            const std::string name = "fft_r" + std::to_string(1 << log2R);
+            Kernel k = mod.kernel(name);
+            // A kernel needing many registers may allow fewer work-items than its group size.
+            const std::size_t most = dev.max_group_size(k);
+            if (most < std::size_t(plan[i].threads))
+                throw Error("fft: kernel " + name + " allows groups of at most " + std::to_string(most) +
+                            " work-items on this device; its group size is " + std::to_string(plan[i].threads));
+            kernels[log2R] = k;
         }
         // Forward passes, then (roundtrip) the same passes as an inverse: conj on the first
         // load, conj and 1/N on the last store. Pass k of K writes out_ when K-1-k is even,
@@ -67,10 +74,9 @@ public:
             const Dim3 grid{std::uint32_t(p.groups()), 1, 1};
             const Dim3 block{std::uint32_t(p.threads), 1, 1};
             dev_.launch(s.kernel, grid, block,
-                        Args(*s.src, *s.dst, tw_inner_, *s.twp, std::int32_t(p.columns), std::int32_t(p.log2C),
-                             std::int32_t(p.log2M), std::int32_t(p.log2Nsv), std::int32_t(p.log2S),
-                             std::int32_t(p.twiddle_log2B()), std::int32_t(p.col_pitch), s.in_im, s.out_re, s.out_im,
-                             LocalMem{p.local_bytes}));
+                        Args(*s.src, *s.dst, tw_inner_, *s.twp, std::int32_t(p.columns), std::int32_t(p.log2M),
+                             std::int32_t(p.log2Nsv), std::int32_t(p.log2S), std::int32_t(p.twiddle_log2B()), s.in_im,
+                             s.out_re, s.out_im, LocalMem{p.local_bytes}));
         }
     }
 
@@ -91,16 +97,8 @@ private:
 }  // namespace
 
 std::unique_ptr<Instance> make_kernel_instance(Device& dev, Module& mod, const Shape& shape, Variant variant,
-                                               std::uint64_t seed, const Limits* limits) {
-    Limits lim = limits ? *limits : limits_for(dev.dialect(), dev.info());
-    if (!limits) {
-        // Kernels that need many registers allow smaller groups than the device does (e.g.
-        // fft_r4096 of kernels.cl at 130 registers: at most 504 threads on an H100): plan
-        // within the smallest limit of any fft kernel.
-        for (int log2R = kMinLog2R; log2R <= kTwiddleLog2; ++log2R)
-            lim.max_group = std::min(lim.max_group, dev.max_group_size(mod.kernel("fft_r" + std::to_string(1 << log2R))));
-    }
-    return std::make_unique<KernelInstance>(dev, mod, shape, variant, seed, lim);
+                                               std::uint64_t seed, const Tuning& tuning) {
+    return std::make_unique<KernelInstance>(dev, mod, shape, variant, seed, tuning);
 }
 
 }  // namespace tb::fft

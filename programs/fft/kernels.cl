@@ -1,346 +1,419 @@
 // fft: one global pass of a batched single-precision complex FFT (Stockham autosort).
+// kernels.cu is the same algorithm in CUDA C++; docs/programs/fft.md lists where they differ.
 //
-// A work-group transforms C columns of R points (R = 8 .. 4096, one kernel per R): it reads
-// them from global memory once, applies the pass twiddle W_{Ns*R}^(t*jm), does the whole
-// R-point DFT in radix-8 stages (a last radix-4 or radix-2 stage when log2 R is not a
-// multiple of 3) exchanging through local memory, and writes the R outputs once. Each
-// work-item holds 8 points in private memory. The host (programs/fft/plan.cpp) chains
-// passes: one for transforms of up to 4096 points, a few strided ones for longer axes and
-// for 2-D columns. Index conventions: programs/fft/plan.hpp.
+// A group of FFT_GROUP work-items transforms C columns of R points (R = 8 .. 4096, one kernel
+// per R; C = FFT_GROUP * E / R): it reads them from global memory once, applies the pass
+// twiddle W_{Ns*R}^(t*jm), does the whole R-point DFT in stages of radix E (a last smaller
+// stage when log2 R is not a multiple of log2 E) exchanging through local memory, and writes
+// the R outputs once. Each work-item holds E = 2^FFT_LOG2_E points in registers. The host
+// (programs/fft/plan.cpp) chains passes; index conventions: programs/fft/plan.hpp.
 //
-// Local-memory layouts: "row" (point t of column c at t*C + c, columns fast) when the
-// global columns are strided, so global rows of C points and every stage are conflict-free;
-// "col" (c*col_pitch + t + t/16, padded) for contiguous transforms.
+// Work-items map to (column c, slot q) slots-fast for contiguous columns and columns-fast for
+// strided ones, so global accesses coalesce either way. Local memory holds the real and the
+// imaginary parts in separate planes of floats, index (c*R + n) for contiguous columns and
+// (n*C + c) for strided ones, XOR-swizzled (local_swizzle) against bank conflicts. With
+// FFT_SPLIT_EXCHANGE one plane serves both parts in turn (half the local memory, twice the
+// barriers).
 //
 // Inverse transforms use conj(FFT(conj(x))): the first pass conjugates on load (in_im = -1),
 // the last conjugates and scales on store (out_re = 1/N, out_im = -1/N).
 
 #ifndef FFT_TW_LOG2
-#define FFT_TW_LOG2 12
+#error "FFT_TW_LOG2 must come from the host (programs/fft/tuning.hpp)"
+#endif
+#ifndef FFT_LOG2_E
+#error "FFT_LOG2_E must come from the host (programs/fft/tuning.hpp)"
+#endif
+#ifndef FFT_LOG2_GROUP
+#error "FFT_LOG2_GROUP must come from the host (programs/fft/tuning.hpp)"
+#endif
+#ifndef FFT_SPLIT_EXCHANGE
+#error "FFT_SPLIT_EXCHANGE must come from the host (programs/fft/tuning.hpp)"
 #endif
 
-#define FFT_E 8
-#define FFT_LOG2E 3
+#define FFT_E (1 << FFT_LOG2_E)
+#define FFT_GROUP (1 << FFT_LOG2_GROUP)
 
-inline float2 cmul(float2 a, float2 b)
+// cplx(re, im) literals are not part of the OpenCL C the prelude supports (docs/prelude.md).
+inline float2 cplx(const float re, const float im)
 {
     float2 r;
-    r.x = a.x * b.x - a.y * b.y;
-    r.y = a.x * b.y + a.y * b.x;
+    r.x = re;
+    r.y = im;
     return r;
 }
 
-// a * (-i)
-inline float2 mul_neg_i(float2 a)
+inline float2 cmul(float2 a, float2 b) { return cplx(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
+
+inline float2 mul_neg_i(float2 a) { return cplx(a.y, -a.x); }  // a * (-i)
+
+// a * W_16^e for the exponents the radix-8 and radix-16 splits need; W_16 = exp(-2 pi i / 16).
+inline float2 mul_w16(float2 a, const int e)
 {
-    float2 r;
-    r.x = a.y;
-    r.y = -a.x;
-    return r;
+    const float h = 0.70710678118654752f;   // cos(pi/4)
+    const float c1 = 0.92387953251128674f;  // cos(pi/8)
+    const float s1 = 0.38268343236508978f;  // sin(pi/8)
+    if (e == 1) return cmul(a, cplx(c1, -s1));
+    if (e == 2) return cplx(h * (a.x + a.y), h * (a.y - a.x));
+    if (e == 3) return cmul(a, cplx(s1, -c1));
+    if (e == 4) return mul_neg_i(a);
+    if (e == 6) return cplx(h * (a.y - a.x), -h * (a.x + a.y));
+    if (e == 9) return cmul(a, cplx(-c1, s1));
+    return a;
 }
 
-// a * exp(-i pi/4) and a * exp(-3i pi/4)
-inline float2 mul_w8_1(float2 a)
+// Forward DFTs in place, natural order in and out.
+inline void dft2(float2 *v)
 {
-    const float h = 0.70710678118654752f;
-    float2 r;
-    r.x = h * (a.x + a.y);
-    r.y = h * (a.y - a.x);
-    return r;
+    const float2 t = v[0];
+    v[0] = t + v[1];
+    v[1] = t - v[1];
 }
 
-inline float2 mul_w8_3(float2 a)
+inline void dft4_at(float2 *v, const int i0, const int i1, const int i2, const int i3)
 {
-    const float h = 0.70710678118654752f;
-    float2 r;
-    r.x = h * (a.y - a.x);
-    r.y = -h * (a.x + a.y);
-    return r;
+    const float2 s0 = v[i0] + v[i2], d0 = v[i0] - v[i2];
+    const float2 s1 = v[i1] + v[i3], d1 = mul_neg_i(v[i1] - v[i3]);
+    v[i0] = s0 + s1;
+    v[i1] = d0 + d1;
+    v[i2] = s0 - s1;
+    v[i3] = d0 - d1;
 }
 
-inline void dft2(float2 *a, float2 *b)
-{
-    const float2 t = *a;
-    *a = t + *b;
-    *b = t - *b;
-}
-
-// Forward 4-point DFT in place, natural order in and out.
-inline void dft4(float2 *a, float2 *b, float2 *c, float2 *d)
-{
-    const float2 s0 = *a + *c, d0 = *a - *c;
-    const float2 s1 = *b + *d, d1 = mul_neg_i(*b - *d);
-    *a = s0 + s1;
-    *b = d0 + d1;
-    *c = s0 - s1;
-    *d = d0 - d1;
-}
-
-// Forward 8-point DFT in place (4 x 2 split), natural order in and out.
+// 8 points as 4 x 2: n = 2 n1 + n2, k = k1 + 4 k2.
 inline void dft8(float2 *v)
 {
-    float2 x0 = v[0], x1 = v[1], x2 = v[2], x3 = v[3];
-    float2 x4 = v[4], x5 = v[5], x6 = v[6], x7 = v[7];
-    dft4(&x0, &x2, &x4, &x6);
-    dft4(&x1, &x3, &x5, &x7);
-    x3 = mul_w8_1(x3);
-    x5 = mul_neg_i(x5);
-    x7 = mul_w8_3(x7);
-    v[0] = x0 + x1;
-    v[4] = x0 - x1;
-    v[1] = x2 + x3;
-    v[5] = x2 - x3;
-    v[2] = x4 + x5;
-    v[6] = x4 - x5;
-    v[3] = x6 + x7;
-    v[7] = x6 - x7;
+    dft4_at(v, 0, 2, 4, 6);
+    dft4_at(v, 1, 3, 5, 7);
+    v[3] = mul_w16(v[3], 2);
+    v[5] = mul_w16(v[5], 4);
+    v[7] = mul_w16(v[7], 6);
+    float2 x[8];
+#pragma unroll
+    for (int k1 = 0; k1 < 4; ++k1) {
+        x[k1] = v[2 * k1] + v[2 * k1 + 1];
+        x[k1 + 4] = v[2 * k1] - v[2 * k1 + 1];
+    }
+#pragma unroll
+    for (int i = 0; i < 8; ++i) v[i] = x[i];
 }
 
-// W_L^e for e < L <= 2^FFT_TW_LOG2, from the host's table of W_4096^k.
-inline float2 inner_twiddle(__global const float2 *restrict tw, int e, int log2L)
+// 16 points as 4 x 4: n = 4 n1 + n2, k = k1 + 4 k2.
+inline void dft16(float2 *v)
 {
-    return tw[e << (FFT_TW_LOG2 - log2L)];
+#pragma unroll
+    for (int n2 = 0; n2 < 4; ++n2) dft4_at(v, n2, n2 + 4, n2 + 8, n2 + 12);
+    // Y[n2][k1] is in v[n2 + 4 k1]; twiddles W_16^(n2 k1).
+#pragma unroll
+    for (int n2 = 1; n2 < 4; ++n2)
+#pragma unroll
+        for (int k1 = 1; k1 < 4; ++k1) v[n2 + 4 * k1] = mul_w16(v[n2 + 4 * k1], n2 * k1);
+#pragma unroll
+    for (int k1 = 0; k1 < 4; ++k1) dft4_at(v, 4 * k1, 4 * k1 + 1, 4 * k1 + 2, 4 * k1 + 3);
+    // X[k1 + 4 k2] is in v[4 k1 + k2]: transpose the 4 x 4.
+    float2 x[16];
+#pragma unroll
+    for (int i = 0; i < 16; ++i) x[i] = v[i];
+#pragma unroll
+    for (int k1 = 0; k1 < 4; ++k1)
+#pragma unroll
+        for (int k2 = 0; k2 < 4; ++k2) v[k1 + 4 * k2] = x[4 * k1 + k2];
+}
+
+inline void dft(float2 *v, const int lr)
+{
+    if (lr == 4) dft16(v);
+    else if (lr == 3) dft8(v);
+    else if (lr == 2) dft4_at(v, 0, 1, 2, 3);
+    else dft2(v);
+}
+
+// Local index of linear position i, XOR-swizzled inside each run of 32 floats. The swizzle is
+// linear over bits, so swizzle(a | b) = swizzle(a) ^ swizzle(b) for disjoint a, b: each
+// access is a per-work-item base ^ a constant.
+inline int local_swizzle(const int i)
+{
+    const int x = i >> 5;
+    return i ^ ((x ^ (x >> 2) ^ (x << 1)) & 31);
 }
 
 // W_L^e of a pass from its two-level table: W_L^(e mod B) * W_L^(B * (e / B)).
-inline float2 pass_twiddle(__global const float2 *restrict twp, int e, int log2B)
+inline float2 pass_twiddle(__global const float2 *restrict twp, const int e, const int log2B)
 {
-    const int B = 1 << log2B;
-    return cmul(twp[e & (B - 1)], twp[B + (e >> log2B)]);
+    return cmul(twp[e & ((1 << log2B) - 1)], twp[(1 << log2B) + (e >> log2B)]);
 }
 
-// One stage's butterflies. v[u*r + k] is input k of butterfly j = q + u*T; when Ns > 1 it is
-// first multiplied by W_{Ns*r}^(k * (j mod Ns)).
-inline void butterflies8(float2 *v, int q, int log2Ns, __global const float2 *restrict tw)
-{
-    if (log2Ns > 0) {
-        const int jm = q & ((1 << log2Ns) - 1);
-        for (int k = 1; k < 8; ++k)
-            v[k] = cmul(v[k], inner_twiddle(tw, k * jm, log2Ns + 3));
-    }
-    dft8(v);
-}
+inline float2 scaled(float2 a, const float re, const float im) { return cplx(a.x * re, a.y * im); }
 
-inline void butterflies4(float2 *v, int q, int log2T, int log2Ns, __global const float2 *restrict tw)
+// The butterflies of one stage of radix 2^lr: v[u*r + k] is input k of butterfly j = q + u*TC,
+// first multiplied by W_{Ns*r}^(k * (j mod Ns)) from the W_4096 table when Ns > 1.
+inline void stage(float2 *v, const int lr, const int B, const int log2Ns, const int q, const int TC,
+                  __global const float2 *restrict tw)
 {
-    for (int u = 0; u < 2; ++u) {
+    const int r = 1 << lr;
+#pragma unroll
+    for (int u = 0; u < B; ++u) {
         if (log2Ns > 0) {
-            const int jm = (q + (u << log2T)) & ((1 << log2Ns) - 1);
-            for (int k = 1; k < 4; ++k)
-                v[4 * u + k] = cmul(v[4 * u + k], inner_twiddle(tw, k * jm, log2Ns + 2));
+            const int jm = (q + u * TC) & ((1 << log2Ns) - 1);
+#pragma unroll
+            for (int k = 1; k < r; ++k)
+                v[u * r + k] = cmul(v[u * r + k], tw[(k * jm) << (FFT_TW_LOG2 - log2Ns - lr)]);
         }
-        dft4(&v[4 * u], &v[4 * u + 1], &v[4 * u + 2], &v[4 * u + 3]);
+        dft(&v[u * r], lr);
     }
 }
 
-inline void butterflies2(float2 *v, int q, int log2T, int log2Ns, __global const float2 *restrict tw)
+// Writes v (B butterflies of radix 2^lr, as a stage left them) to local memory and reads back
+// the B2 x 2^lr2 points of the next stage. Output k of butterfly j = q + u*TC goes to point
+// n' = (j / Ns) * Ns * r + (j mod Ns) + k * Ns; the next stage reads q + u*TC + k*STRIDE2.
+// Points sit at local index swizzle(cpart | (n << NSHIFT)); gbase = swizzle(cpart | (q << NSHIFT)).
+inline void exchange(float2 *v, __local float *sm, const int lr, const int B, const int lr2, const int B2,
+                     const int log2Ns, const int LR, const int TC, const int NSHIFT, const int PLANE,
+                     const int q, const int cpart, const int gbase, const int first)
 {
-    for (int u = 0; u < 4; ++u) {
-        if (log2Ns > 0) {
-            const int jm = (q + (u << log2T)) & ((1 << log2Ns) - 1);
-            v[2 * u + 1] = cmul(v[2 * u + 1], inner_twiddle(tw, jm, log2Ns + 1));
-        }
-        dft2(&v[2 * u], &v[2 * u + 1]);
+    const int r = 1 << lr, r2 = 1 << lr2, STRIDE2 = (1 << LR) >> lr2;
+    const int sq = ((q >> log2Ns) << (log2Ns + lr)) | (q & ((1 << log2Ns) - 1));
+    const int sbase = local_swizzle(cpart | (sq << NSHIFT));
+#pragma unroll
+    for (int part = 0; part < (FFT_SPLIT_EXCHANGE ? 2 : 1); ++part) {
+        if (!first || part > 0) barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+        for (int u = 0; u < B; ++u)
+#pragma unroll
+            for (int k = 0; k < r; ++k) {
+                const int ju = u * TC;
+                const int su = ((ju >> log2Ns) << (log2Ns + lr)) | (ju & ((1 << log2Ns) - 1)) | (k << log2Ns);
+                const int i = sbase ^ local_swizzle(su << NSHIFT);
+                const float2 a = v[u * r + k];
+                if (FFT_SPLIT_EXCHANGE) {
+                    sm[i] = part ? a.y : a.x;
+                } else {
+                    sm[i] = a.x;
+                    sm[i + PLANE] = a.y;
+                }
+            }
+        barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+        for (int u = 0; u < B2; ++u)
+#pragma unroll
+            for (int k = 0; k < r2; ++k) {
+                const int i = gbase ^ local_swizzle((u * TC + k * STRIDE2) << NSHIFT);
+                if (FFT_SPLIT_EXCHANGE) {
+                    if (part) v[u * r2 + k].y = sm[i];
+                    else v[u * r2 + k].x = sm[i];
+                } else {
+                    v[u * r2 + k] = cplx(sm[i], sm[i + PLANE]);
+                }
+            }
     }
 }
 
-inline float2 scaled(float2 a, float re, float im)
-{
-    float2 r;
-    r.x = a.x * re;
-    r.y = a.y * im;
-    return r;
-}
-
-inline void fft_pass(const int LOG2R,
+// One pass of radix 2^LR over contiguous (STRIDED = 0) or strided columns. LR and STRIDED are
+// constants in every call, so all loops have constant trip counts, unroll, and v stays in
+// registers: stages of radix E (NFULL of them), then one of radix 2^REM when REM > 0.
+inline void fft_pass(const int LR, const int STRIDED,
                      __global const float2 *restrict in, __global float2 *restrict out,
                      __global const float2 *restrict tw, __global const float2 *restrict twp,
-                     const int columns, const int log2C, const int log2M, const int log2Nsv,
-                     const int log2S, const int tw_log2B, const int col_pitch,
-                     const float in_im, const float out_re, const float out_im,
-                     __local float2 *sm)
+                     const int columns, const int log2M, const int log2Nsv, const int log2S, const int tw_log2B,
+                     const float in_im, const float out_re, const float out_im, __local float *sm)
 {
-    const int R = 1 << LOG2R;
-    const int log2T = LOG2R - FFT_LOG2E;  // work-items per column
+    const int R = 1 << LR;
+    const int LER = LR < FFT_LOG2_E ? LR : FFT_LOG2_E;  // points per work-item (log2)
+    const int ER = 1 << LER;
+    const int LTC = LR - LER;                           // work-items per column (log2)
+    const int TC = 1 << LTC;
+    if (LTC > FFT_LOG2_GROUP) return;                   // R > group points: never planned
+    const int LC = FFT_LOG2_GROUP - LTC;                // columns per group (log2)
+    const int PLANE = FFT_GROUP * ER;                   // floats per local plane
+    const int NFULL = LR / LER, REM = LR - NFULL * LER;
+    const int NSHIFT = STRIDED ? LC : 0;                // local index = (n << NSHIFT) | column part
+    // The first and the last stage's radix and butterflies per work-item.
+    const int LR0 = NFULL > 0 ? LER : REM, B0 = ER >> LR0;
+    const int LRL = REM > 0 ? REM : LER, BL = ER >> LRL;
+
     const int tid = (int)get_local_id(0);
-    const int col_in = log2M == 0;
-    // Work-item -> (column c, slot q): slots fast for contiguous columns, columns fast for
-    // strided ones, so that global accesses are coalesced either way.
-    int c, q, cs, ns, ps;
-    if (col_in) {
-        q = tid & ((1 << log2T) - 1);
-        c = tid >> log2T;
-        cs = col_pitch;
-        ns = 1;
-        ps = 1;
-    } else {
-        c = tid & ((1 << log2C) - 1);
-        q = tid >> log2C;
-        cs = 1;
-        ns = 1 << log2C;
-        ps = 0;
-    }
-    const int g0 = (int)get_group_id(0) << log2C;
+    const int c = STRIDED ? (tid & ((1 << LC) - 1)) : (tid >> LTC);
+    const int q = STRIDED ? (tid >> LC) : (tid & (TC - 1));
+    const int cpart = STRIDED ? c : (c << LR);
+    const int g0 = (int)get_group_id(0) << LC;
     const int g = g0 + c;
     const int live = g < columns;
     const int M = 1 << log2M, Nsv = 1 << log2Nsv;
     const int G = g & (M - 1);
-    const int item_base = (g >> log2M) << (LOG2R + log2M);
-    const int in_base = item_base + G;
-    const int out_base = item_base + ((G >> log2Nsv) << (log2Nsv + LOG2R)) + (G & (Nsv - 1));
-    const int jm_pass = (G & (Nsv - 1)) >> log2S;
-    // Strided input but contiguous output: the last stage goes through the col layout so
-    // that the group writes its C*R outputs as one contiguous run.
-    const int staged = !col_in && log2Nsv == 0;
-    const int cbase = c * cs;
+    const int item_base = (g >> log2M) << (LR + log2M);
 
     float2 v[FFT_E];
-    const int nfull = LOG2R / 3, rem = LOG2R - 3 * nfull;
-    const int nstages = nfull + (rem != 0);
-    int log2Ns = 0;
-    for (int s = 0; s < nstages; ++s) {
-        const int lr = s < nfull ? 3 : rem;  // log2 of this stage's radix
-        const int lstride = LOG2R - lr;       // log2 of the distance between a butterfly's inputs
-        const int first = s == 0, last = s == nstages - 1;
-        // Gather: point i of this work-item is input k of butterfly u.
-        if (first) {
-            for (int i = 0; i < FFT_E; ++i) {
-                const int u = i >> lr, k = i & ((1 << lr) - 1);
-                const int n = q + (u << log2T) + (k << lstride);
-                float2 a;
-                a.x = 0.0f;
-                a.y = 0.0f;
-                if (live) a = in[in_base + (n << log2M)];
+
+    // ---- load point n = q + u*TC + k*STRIDE of the column, times the pass twiddle ----
+    {
+        const int r = 1 << LR0, STRIDE = R >> LR0;
+        const int in_base = item_base + G;
+        const int jm = (G & (Nsv - 1)) >> log2S;
+#pragma unroll
+        for (int u = 0; u < B0; ++u)
+#pragma unroll
+            for (int k = 0; k < r; ++k) {
+                const int n = q + u * TC + k * STRIDE;
+                float2 a = live ? in[in_base + (n << log2M)] : cplx(0.0f, 0.0f);
                 a.y *= in_im;
-                if (tw_log2B >= 0) a = cmul(a, pass_twiddle(twp, n * jm_pass, tw_log2B));
-                v[i] = a;
+                if (STRIDED && tw_log2B >= 0) a = cmul(a, pass_twiddle(twp, n * jm, tw_log2B));
+                v[u * r + k] = a;
             }
-        } else {
+    }
+
+    // ---- stages ----
+    const int gbase = local_swizzle(cpart | (q << NSHIFT));
+#pragma unroll
+    for (int s = 0; s < NFULL; ++s) {
+        stage(v, LER, 1, s * LER, q, TC, tw);
+        if (s + 1 < NFULL)
+            exchange(v, sm, LER, 1, LER, 1, s * LER, LR, TC, NSHIFT, PLANE, q, cpart, gbase, s == 0);
+        else if (REM > 0)
+            exchange(v, sm, LER, 1, REM, ER >> REM, s * LER, LR, TC, NSHIFT, PLANE, q, cpart, gbase, s == 0);
+    }
+    if (REM > 0) stage(v, REM, ER >> REM, NFULL * LER, q, TC, tw);
+
+    // ---- store output n = q + u*TC + k*STRIDE of the column ----
+    const int r = 1 << LRL, STRIDE = R >> LRL;
+    if (!STRIDED || log2Nsv > 0) {
+        // to out_base + n*Nsv
+        const int out_base = item_base + ((G >> log2Nsv) << (log2Nsv + LR)) + (G & (Nsv - 1));
+#pragma unroll
+        for (int u = 0; u < BL; ++u)
+#pragma unroll
+            for (int k = 0; k < r; ++k) {
+                const int n = q + u * TC + k * STRIDE;
+                if (live) out[out_base + (n << log2Nsv)] = scaled(v[u * r + k], out_re, out_im);
+            }
+    } else {
+        // Strided columns whose outputs are contiguous (Nsv = 1): through local memory in
+        // column order (index c*R + n), then the group's C*R points as one contiguous run.
+        const int wbase = local_swizzle((c << LR) | q);
+#pragma unroll
+        for (int part = 0; part < (FFT_SPLIT_EXCHANGE ? 2 : 1); ++part) {
+            if (NFULL + (REM > 0) > 1 || part > 0) barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+            for (int u = 0; u < BL; ++u)
+#pragma unroll
+                for (int k = 0; k < r; ++k) {
+                    const int i = wbase ^ local_swizzle(u * TC + k * STRIDE);
+                    const float2 a = v[u * r + k];
+                    if (FFT_SPLIT_EXCHANGE) {
+                        sm[i] = part ? a.y : a.x;
+                    } else {
+                        sm[i] = a.x;
+                        sm[i + PLANE] = a.y;
+                    }
+                }
             barrier(CLK_LOCAL_MEM_FENCE);
-            for (int i = 0; i < FFT_E; ++i) {
-                const int u = i >> lr, k = i & ((1 << lr) - 1);
-                const int n = q + (u << log2T) + (k << lstride);
-                v[i] = sm[cbase + n * ns + (n >> 4) * ps];
+#pragma unroll
+            for (int e = 0; e < ER; ++e) {
+                const int i = local_swizzle(tid) ^ local_swizzle(e * FFT_GROUP);
+                if (FFT_SPLIT_EXCHANGE) {
+                    if (part) v[e].y = sm[i];
+                    else v[e].x = sm[i];
+                } else {
+                    v[e] = cplx(sm[i], sm[i + PLANE]);
+                }
             }
         }
-        if (lr == 3)
-            butterflies8(v, q, log2Ns, tw);
-        else if (lr == 2)
-            butterflies4(v, q, log2T, log2Ns, tw);
-        else
-            butterflies2(v, q, log2T, log2Ns, tw);
-        // Scatter: output k of butterfly j goes to (j / Ns) * Ns * r + (j mod Ns) + k * Ns.
-        if (!last) {
-            if (!first) barrier(CLK_LOCAL_MEM_FENCE);
-            for (int i = 0; i < FFT_E; ++i) {
-                const int u = i >> lr, k = i & ((1 << lr) - 1);
-                const int j = q + (u << log2T);
-                const int n = ((j >> log2Ns) << (log2Ns + lr)) + (j & ((1 << log2Ns) - 1)) + (k << log2Ns);
-                sm[cbase + n * ns + (n >> 4) * ps] = v[i];
-            }
-        } else if (staged) {
-            if (!first) barrier(CLK_LOCAL_MEM_FENCE);
-            for (int i = 0; i < FFT_E; ++i) {
-                const int u = i >> lr, k = i & ((1 << lr) - 1);
-                const int n = q + (u << log2T) + (k << lstride);
-                sm[c * col_pitch + n + (n >> 4)] = v[i];
-            }
-            barrier(CLK_LOCAL_MEM_FENCE);
-            const int chunk = ((g0 >> log2M) << (LOG2R + log2M)) + ((g0 & (M - 1)) << LOG2R);
-            const int threads = (int)get_local_size(0);
-            for (int i = 0; i < FFT_E; ++i) {
-                const int e = tid + i * threads;
-                const int cc = e >> LOG2R, t = e & (R - 1);
-                if (g0 + cc < columns) out[chunk + e] = scaled(sm[cc * col_pitch + t + (t >> 4)], out_re, out_im);
-            }
-        } else {
-            for (int i = 0; i < FFT_E; ++i) {
-                const int u = i >> lr, k = i & ((1 << lr) - 1);
-                const int n = q + (u << log2T) + (k << lstride);
-                if (live) out[out_base + (n << log2Nsv)] = scaled(v[i], out_re, out_im);
-            }
+        const int base = g0 << LR;  // the group's first output: its columns are consecutive
+#pragma unroll
+        for (int e = 0; e < ER; ++e) {
+            const int p = tid + e * FFT_GROUP;
+            if (g0 + (p >> LR) < columns) out[base + p] = scaled(v[e], out_re, out_im);
         }
-        log2Ns += lr;
     }
 }
 
-// One kernel per R, so that each compiles with its stage sequence known.
-__kernel void fft_r8(__global const float2 *restrict in, __global float2 *restrict out,
-                     __global const float2 *restrict tw, __global const float2 *restrict twp,
-                     int columns, int log2C, int log2M, int log2Nsv, int log2S, int tw_log2B, int col_pitch,
-                     float in_im, float out_re, float out_im, __local float2 *sm)
+// One kernel per R (written out: the prelude's rewriter reads kernel signatures as written);
+// the strided and the contiguous case are both compiled into each.
+__kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) void fft_r8(
+    __global const float2 *restrict in, __global float2 *restrict out, __global const float2 *restrict tw,
+    __global const float2 *restrict twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
+    float in_im, float out_re, float out_im, __local float *sm)
 {
-    fft_pass(3, in, out, tw, twp, columns, log2C, log2M, log2Nsv, log2S, tw_log2B, col_pitch, in_im, out_re, out_im, sm);
+    if (log2M > 0) fft_pass(3, 1, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
+    else fft_pass(3, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
 }
 
-__kernel void fft_r16(__global const float2 *restrict in, __global float2 *restrict out,
-                      __global const float2 *restrict tw, __global const float2 *restrict twp,
-                      int columns, int log2C, int log2M, int log2Nsv, int log2S, int tw_log2B, int col_pitch,
-                      float in_im, float out_re, float out_im, __local float2 *sm)
+__kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) void fft_r16(
+    __global const float2 *restrict in, __global float2 *restrict out, __global const float2 *restrict tw,
+    __global const float2 *restrict twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
+    float in_im, float out_re, float out_im, __local float *sm)
 {
-    fft_pass(4, in, out, tw, twp, columns, log2C, log2M, log2Nsv, log2S, tw_log2B, col_pitch, in_im, out_re, out_im, sm);
+    if (log2M > 0) fft_pass(4, 1, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
+    else fft_pass(4, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
 }
 
-__kernel void fft_r32(__global const float2 *restrict in, __global float2 *restrict out,
-                      __global const float2 *restrict tw, __global const float2 *restrict twp,
-                      int columns, int log2C, int log2M, int log2Nsv, int log2S, int tw_log2B, int col_pitch,
-                      float in_im, float out_re, float out_im, __local float2 *sm)
+__kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) void fft_r32(
+    __global const float2 *restrict in, __global float2 *restrict out, __global const float2 *restrict tw,
+    __global const float2 *restrict twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
+    float in_im, float out_re, float out_im, __local float *sm)
 {
-    fft_pass(5, in, out, tw, twp, columns, log2C, log2M, log2Nsv, log2S, tw_log2B, col_pitch, in_im, out_re, out_im, sm);
+    if (log2M > 0) fft_pass(5, 1, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
+    else fft_pass(5, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
 }
 
-__kernel void fft_r64(__global const float2 *restrict in, __global float2 *restrict out,
-                      __global const float2 *restrict tw, __global const float2 *restrict twp,
-                      int columns, int log2C, int log2M, int log2Nsv, int log2S, int tw_log2B, int col_pitch,
-                      float in_im, float out_re, float out_im, __local float2 *sm)
+__kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) void fft_r64(
+    __global const float2 *restrict in, __global float2 *restrict out, __global const float2 *restrict tw,
+    __global const float2 *restrict twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
+    float in_im, float out_re, float out_im, __local float *sm)
 {
-    fft_pass(6, in, out, tw, twp, columns, log2C, log2M, log2Nsv, log2S, tw_log2B, col_pitch, in_im, out_re, out_im, sm);
+    if (log2M > 0) fft_pass(6, 1, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
+    else fft_pass(6, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
 }
 
-__kernel void fft_r128(__global const float2 *restrict in, __global float2 *restrict out,
-                       __global const float2 *restrict tw, __global const float2 *restrict twp,
-                       int columns, int log2C, int log2M, int log2Nsv, int log2S, int tw_log2B, int col_pitch,
-                       float in_im, float out_re, float out_im, __local float2 *sm)
+__kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) void fft_r128(
+    __global const float2 *restrict in, __global float2 *restrict out, __global const float2 *restrict tw,
+    __global const float2 *restrict twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
+    float in_im, float out_re, float out_im, __local float *sm)
 {
-    fft_pass(7, in, out, tw, twp, columns, log2C, log2M, log2Nsv, log2S, tw_log2B, col_pitch, in_im, out_re, out_im, sm);
+    if (log2M > 0) fft_pass(7, 1, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
+    else fft_pass(7, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
 }
 
-__kernel void fft_r256(__global const float2 *restrict in, __global float2 *restrict out,
-                       __global const float2 *restrict tw, __global const float2 *restrict twp,
-                       int columns, int log2C, int log2M, int log2Nsv, int log2S, int tw_log2B, int col_pitch,
-                       float in_im, float out_re, float out_im, __local float2 *sm)
+__kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) void fft_r256(
+    __global const float2 *restrict in, __global float2 *restrict out, __global const float2 *restrict tw,
+    __global const float2 *restrict twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
+    float in_im, float out_re, float out_im, __local float *sm)
 {
-    fft_pass(8, in, out, tw, twp, columns, log2C, log2M, log2Nsv, log2S, tw_log2B, col_pitch, in_im, out_re, out_im, sm);
+    if (log2M > 0) fft_pass(8, 1, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
+    else fft_pass(8, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
 }
 
-__kernel void fft_r512(__global const float2 *restrict in, __global float2 *restrict out,
-                       __global const float2 *restrict tw, __global const float2 *restrict twp,
-                       int columns, int log2C, int log2M, int log2Nsv, int log2S, int tw_log2B, int col_pitch,
-                       float in_im, float out_re, float out_im, __local float2 *sm)
+__kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) void fft_r512(
+    __global const float2 *restrict in, __global float2 *restrict out, __global const float2 *restrict tw,
+    __global const float2 *restrict twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
+    float in_im, float out_re, float out_im, __local float *sm)
 {
-    fft_pass(9, in, out, tw, twp, columns, log2C, log2M, log2Nsv, log2S, tw_log2B, col_pitch, in_im, out_re, out_im, sm);
+    if (log2M > 0) fft_pass(9, 1, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
+    else fft_pass(9, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
 }
 
-__kernel void fft_r1024(__global const float2 *restrict in, __global float2 *restrict out,
-                        __global const float2 *restrict tw, __global const float2 *restrict twp,
-                        int columns, int log2C, int log2M, int log2Nsv, int log2S, int tw_log2B, int col_pitch,
-                        float in_im, float out_re, float out_im, __local float2 *sm)
+__kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) void fft_r1024(
+    __global const float2 *restrict in, __global float2 *restrict out, __global const float2 *restrict tw,
+    __global const float2 *restrict twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
+    float in_im, float out_re, float out_im, __local float *sm)
 {
-    fft_pass(10, in, out, tw, twp, columns, log2C, log2M, log2Nsv, log2S, tw_log2B, col_pitch, in_im, out_re, out_im, sm);
+    if (log2M > 0) fft_pass(10, 1, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
+    else fft_pass(10, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
 }
 
-__kernel void fft_r2048(__global const float2 *restrict in, __global float2 *restrict out,
-                        __global const float2 *restrict tw, __global const float2 *restrict twp,
-                        int columns, int log2C, int log2M, int log2Nsv, int log2S, int tw_log2B, int col_pitch,
-                        float in_im, float out_re, float out_im, __local float2 *sm)
+__kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) void fft_r2048(
+    __global const float2 *restrict in, __global float2 *restrict out, __global const float2 *restrict tw,
+    __global const float2 *restrict twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
+    float in_im, float out_re, float out_im, __local float *sm)
 {
-    fft_pass(11, in, out, tw, twp, columns, log2C, log2M, log2Nsv, log2S, tw_log2B, col_pitch, in_im, out_re, out_im, sm);
+    if (log2M > 0) fft_pass(11, 1, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
+    else fft_pass(11, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
 }
 
-__kernel void fft_r4096(__global const float2 *restrict in, __global float2 *restrict out,
-                        __global const float2 *restrict tw, __global const float2 *restrict twp,
-                        int columns, int log2C, int log2M, int log2Nsv, int log2S, int tw_log2B, int col_pitch,
-                        float in_im, float out_re, float out_im, __local float2 *sm)
+__kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) void fft_r4096(
+    __global const float2 *restrict in, __global float2 *restrict out, __global const float2 *restrict tw,
+    __global const float2 *restrict twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
+    float in_im, float out_re, float out_im, __local float *sm)
 {
-    fft_pass(12, in, out, tw, twp, columns, log2C, log2M, log2Nsv, log2S, tw_log2B, col_pitch, in_im, out_re, out_im, sm);
+    if (log2M > 0) fft_pass(12, 1, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
+    else fft_pass(12, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
 }

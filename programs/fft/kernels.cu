@@ -1,378 +1,414 @@
 // fft: one global pass of a batched single-precision complex FFT (Stockham autosort), for
-// cuda-native. Same algorithm, parameters and index conventions as kernels.cl
-// (programs/fft/plan.hpp), written for Hopper:
-//   - 16 points per thread and radix-16 butterflies (4 x 4, constants folded), so a
-//     1024-point column is 3 stages (16, 16, 4) and 4096 points is 3 stages of 16;
-//   - every stage is a compile-time instance (template on R and the stage), so the 16
-//     points stay in registers and all loops unroll;
-//   - global loads are fused into the first stage and stores into the last (no extra
-//     shared-memory round trip), read-only data through __ldg;
-//   - one dynamic shared buffer sized by the host; the "row" layout (columns fast) makes
-//     strided passes conflict-free, the padded "col" layout serves contiguous transforms;
-//   - __launch_bounds__(512, 2): two 512-thread blocks of 8192 points per SM.
-// Inverse transforms: conj(FFT(conj(x))) via in_im / out_re / out_im, as in kernels.cl.
+// cuda-native. The same algorithm, constants, launch geometry and index conventions as
+// kernels.cl (read it first; programs/fft/plan.hpp); the CUDA spellings differ only where
+// docs/programs/fft.md ("Dialect differences") says:
+//   - R and the strided/contiguous case are template parameters (kernels.cl: constant
+//     arguments of an inline function), so every loop unrolls in both;
+//   - read-only loads of the input and the twiddle tables go through __ldg (each address is
+//     the base pointer plus one int index, as kernels.cl's p[i]: ptr + a + b would widen a
+//     and b to 64 bits separately);
+//   - __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) caps registers so that that many groups
+//     share an SM (fft_r4096: FFT_CU_MIN_GROUPS_R4096); kernels.cl can only promise its group
+//     size (reqd_work_group_size);
+//   - the local planes are the launch's dynamic shared memory (kernels.cl: a __local argument).
 
 #ifndef FFT_TW_LOG2
-#define FFT_TW_LOG2 12
+#error "FFT_TW_LOG2 must come from the host (programs/fft/tuning.hpp)"
 #endif
-#ifndef FFT_CU_THREADS
-#define FFT_CU_THREADS 512
+#ifndef FFT_LOG2_E
+#error "FFT_LOG2_E must come from the host (programs/fft/tuning.hpp)"
 #endif
-#ifndef FFT_CU_MIN_BLOCKS
-#define FFT_CU_MIN_BLOCKS 2
+#ifndef FFT_LOG2_GROUP
+#error "FFT_LOG2_GROUP must come from the host (programs/fft/tuning.hpp)"
+#endif
+#ifndef FFT_SPLIT_EXCHANGE
+#error "FFT_SPLIT_EXCHANGE must come from the host (programs/fft/tuning.hpp)"
+#endif
+#ifndef FFT_CU_MIN_GROUPS
+#error "FFT_CU_MIN_GROUPS must come from the host (programs/fft/tuning.hpp)"
+#endif
+#ifndef FFT_CU_MIN_GROUPS_R4096
+#error "FFT_CU_MIN_GROUPS_R4096 must come from the host (programs/fft/tuning.hpp)"
 #endif
 
+#define FFT_E (1 << FFT_LOG2_E)
+#define FFT_GROUP (1 << FFT_LOG2_GROUP)
 #define FFT_DEV static __device__ __forceinline__
 
-extern __shared__ __align__(16) float2 fft_smem[];
+extern __shared__ __align__(16) float fft_smem[];
 
-constexpr int kLog2MaxRadix = 4;  // 16 points per thread
+FFT_DEV float2 cplx(float re, float im) { return make_float2(re, im); }
+FFT_DEV float2 operator+(float2 a, float2 b) { return make_float2(a.x + b.x, a.y + b.y); }
+FFT_DEV float2 operator-(float2 a, float2 b) { return make_float2(a.x - b.x, a.y - b.y); }
+FFT_DEV float2 cmul(float2 a, float2 b) { return cplx(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
+FFT_DEV float2 mul_neg_i(float2 a) { return cplx(a.y, -a.x); }  // a * (-i)
 
-FFT_DEV float2 cadd(float2 a, float2 b) { return make_float2(a.x + b.x, a.y + b.y); }
-FFT_DEV float2 csub(float2 a, float2 b) { return make_float2(a.x - b.x, a.y - b.y); }
-FFT_DEV float2 cmul(float2 a, float2 b) { return make_float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
-FFT_DEV float2 mul_neg_i(float2 a) { return make_float2(a.y, -a.x); }  // a * (-i)
-
-// a * W_16^e for the exponents the 4 x 4 split needs; W_16 = exp(-2 pi i / 16).
-template <int e>
-FFT_DEV float2 mul_w16(float2 a)
+// a * W_16^e for the exponents the radix-8 and radix-16 splits need; W_16 = exp(-2 pi i / 16).
+FFT_DEV float2 mul_w16(float2 a, const int e)
 {
-    constexpr float h = 0.70710678118654752f;   // cos(pi/4)
-    constexpr float c1 = 0.92387953251128674f;  // cos(pi/8)
-    constexpr float s1 = 0.38268343236508978f;  // sin(pi/8)
-    if constexpr (e == 0) return a;
-    else if constexpr (e == 1) return cmul(a, make_float2(c1, -s1));
-    else if constexpr (e == 2) return make_float2(h * (a.x + a.y), h * (a.y - a.x));
-    else if constexpr (e == 3) return cmul(a, make_float2(s1, -c1));
-    else if constexpr (e == 4) return mul_neg_i(a);
-    else if constexpr (e == 6) return make_float2(h * (a.y - a.x), -h * (a.x + a.y));
-    else {
-        static_assert(e == 9, "mul_w16: exponent not used by the radix-16 split");
-        return cmul(a, make_float2(-c1, s1));
-    }
+    const float h = 0.70710678118654752f;   // cos(pi/4)
+    const float c1 = 0.92387953251128674f;  // cos(pi/8)
+    const float s1 = 0.38268343236508978f;  // sin(pi/8)
+    if (e == 1) return cmul(a, cplx(c1, -s1));
+    if (e == 2) return cplx(h * (a.x + a.y), h * (a.y - a.x));
+    if (e == 3) return cmul(a, cplx(s1, -c1));
+    if (e == 4) return mul_neg_i(a);
+    if (e == 6) return cplx(h * (a.y - a.x), -h * (a.x + a.y));
+    if (e == 9) return cmul(a, cplx(-c1, s1));
+    return a;
 }
 
-FFT_DEV void dft2(float2& a, float2& b)
+// Forward DFTs in place, natural order in and out.
+FFT_DEV void dft2(float2* v)
 {
-    const float2 t = a;
-    a = cadd(t, b);
-    b = csub(t, b);
+    const float2 t = v[0];
+    v[0] = t + v[1];
+    v[1] = t - v[1];
 }
 
-// Forward 4-point DFT in place, natural order in and out.
-FFT_DEV void dft4(float2& a, float2& b, float2& c, float2& d)
+FFT_DEV void dft4_at(float2* v, const int i0, const int i1, const int i2, const int i3)
 {
-    const float2 s0 = cadd(a, c), d0 = csub(a, c);
-    const float2 s1 = cadd(b, d), d1 = mul_neg_i(csub(b, d));
-    a = cadd(s0, s1);
-    b = cadd(d0, d1);
-    c = csub(s0, s1);
-    d = csub(d0, d1);
+    const float2 s0 = v[i0] + v[i2], d0 = v[i0] - v[i2];
+    const float2 s1 = v[i1] + v[i3], d1 = mul_neg_i(v[i1] - v[i3]);
+    v[i0] = s0 + s1;
+    v[i1] = d0 + d1;
+    v[i2] = s0 - s1;
+    v[i3] = d0 - d1;
 }
 
-// Forward 8-point DFT (4 x 2 split), natural order in and out.
+// 8 points as 4 x 2: n = 2 n1 + n2, k = k1 + 4 k2.
 FFT_DEV void dft8(float2* v)
 {
-    float2 x0 = v[0], x1 = v[1], x2 = v[2], x3 = v[3], x4 = v[4], x5 = v[5], x6 = v[6], x7 = v[7];
-    dft4(x0, x2, x4, x6);
-    dft4(x1, x3, x5, x7);
-    x3 = mul_w16<2>(x3);
-    x5 = mul_w16<4>(x5);
-    x7 = mul_w16<6>(x7);
-    v[0] = cadd(x0, x1); v[4] = csub(x0, x1);
-    v[1] = cadd(x2, x3); v[5] = csub(x2, x3);
-    v[2] = cadd(x4, x5); v[6] = csub(x4, x5);
-    v[3] = cadd(x6, x7); v[7] = csub(x6, x7);
+    dft4_at(v, 0, 2, 4, 6);
+    dft4_at(v, 1, 3, 5, 7);
+    v[3] = mul_w16(v[3], 2);
+    v[5] = mul_w16(v[5], 4);
+    v[7] = mul_w16(v[7], 6);
+    float2 x[8];
+#pragma unroll
+    for (int k1 = 0; k1 < 4; ++k1) {
+        x[k1] = v[2 * k1] + v[2 * k1 + 1];
+        x[k1 + 4] = v[2 * k1] - v[2 * k1 + 1];
+    }
+#pragma unroll
+    for (int i = 0; i < 8; ++i) v[i] = x[i];
 }
 
-// Forward 16-point DFT (4 x 4 split), natural order in and out: n = 4 n1 + n2, k = k1 + 4 k2.
+// 16 points as 4 x 4: n = 4 n1 + n2, k = k1 + 4 k2.
 FFT_DEV void dft16(float2* v)
 {
+#pragma unroll
+    for (int n2 = 0; n2 < 4; ++n2) dft4_at(v, n2, n2 + 4, n2 + 8, n2 + 12);
+    // Y[n2][k1] is in v[n2 + 4 k1]; twiddles W_16^(n2 k1).
+#pragma unroll
+    for (int n2 = 1; n2 < 4; ++n2)
+#pragma unroll
+        for (int k1 = 1; k1 < 4; ++k1) v[n2 + 4 * k1] = mul_w16(v[n2 + 4 * k1], n2 * k1);
+#pragma unroll
+    for (int k1 = 0; k1 < 4; ++k1) dft4_at(v, 4 * k1, 4 * k1 + 1, 4 * k1 + 2, 4 * k1 + 3);
+    // X[k1 + 4 k2] is in v[4 k1 + k2]: transpose the 4 x 4.
     float2 x[16];
 #pragma unroll
     for (int i = 0; i < 16; ++i) x[i] = v[i];
-    // Length-4 DFTs over n1: Y[n2][k1] lands in x[n2 + 4 k1].
-#pragma unroll
-    for (int n2 = 0; n2 < 4; ++n2) dft4(x[n2], x[n2 + 4], x[n2 + 8], x[n2 + 12]);
-    // Twiddles W_16^(n2 k1).
-    x[5] = mul_w16<1>(x[5]);
-    x[9] = mul_w16<2>(x[9]);
-    x[13] = mul_w16<3>(x[13]);
-    x[6] = mul_w16<2>(x[6]);
-    x[10] = mul_w16<4>(x[10]);
-    x[14] = mul_w16<6>(x[14]);
-    x[7] = mul_w16<3>(x[7]);
-    x[11] = mul_w16<6>(x[11]);
-    x[15] = mul_w16<9>(x[15]);
-    // Length-4 DFTs over n2: X[k1 + 4 k2] lands in x[4 k1 + k2].
-#pragma unroll
-    for (int k1 = 0; k1 < 4; ++k1) dft4(x[4 * k1], x[4 * k1 + 1], x[4 * k1 + 2], x[4 * k1 + 3]);
 #pragma unroll
     for (int k1 = 0; k1 < 4; ++k1)
 #pragma unroll
         for (int k2 = 0; k2 < 4; ++k2) v[k1 + 4 * k2] = x[4 * k1 + k2];
 }
 
-template <int r>
-FFT_DEV void dft(float2* v)
+FFT_DEV void dft(float2* v, const int lr)
 {
-    if constexpr (r == 2) dft2(v[0], v[1]);
-    else if constexpr (r == 4) dft4(v[0], v[1], v[2], v[3]);
-    else if constexpr (r == 8) dft8(v);
-    else {
-        static_assert(r == 16, "radix must be 2, 4, 8 or 16");
-        dft16(v);
-    }
+    if (lr == 4) dft16(v);
+    else if (lr == 3) dft8(v);
+    else if (lr == 2) dft4_at(v, 0, 1, 2, 3);
+    else dft2(v);
+}
+
+// Local index of linear position i, XOR-swizzled inside each run of 32 floats (linear over
+// bits: each access is a per-thread base ^ a constant).
+FFT_DEV int local_swizzle(const int i)
+{
+    const int x = i >> 5;
+    return i ^ ((x ^ (x >> 2) ^ (x << 1)) & 31);
 }
 
 // W_L^e of a pass from its two-level table: W_L^(e mod B) * W_L^(B * (e / B)).
-FFT_DEV float2 pass_twiddle(const float2* __restrict__ twp, int e, int log2B)
+FFT_DEV float2 pass_twiddle(const float2* __restrict__ twp, const int e, const int log2B)
 {
-    const int B = 1 << log2B;
-    return cmul(__ldg(twp + (e & (B - 1))), __ldg(twp + B + (e >> log2B)));
+    return cmul(__ldg(twp + (e & ((1 << log2B) - 1))), __ldg(twp + ((1 << log2B) + (e >> log2B))));
 }
 
-// Per-thread view of the pass: where its column lives in global and shared memory.
-struct Ctx {
-    const float2* __restrict__ in;
-    float2* __restrict__ out;
-    const float2* __restrict__ tw;
-    const float2* __restrict__ twp;
-    int columns, log2C, log2M, log2Nsv, tw_log2B, col_pitch;
-    float in_im, out_re, out_im;
-    int c, q, g0;
-    int cbase, ns, ps;  // shared index of point n: cbase + n * ns + (n >> 4) * ps
-    int in_base, out_base, jm_pass;
-    bool live, staged;
-};
+FFT_DEV float2 scaled(float2 a, const float re, const float im) { return cplx(a.x * re, a.y * im); }
 
-template <int R>
-struct FftPass {
-    __host__ __device__ static constexpr int ilog2(int x) { return x <= 1 ? 0 : 1 + ilog2(x / 2); }
-    static constexpr int LOG2R = ilog2(R);
-    static constexpr int LOG2E = LOG2R < kLog2MaxRadix ? LOG2R : kLog2MaxRadix;
-    static constexpr int E = 1 << LOG2E;         // points per thread
-    static constexpr int LOG2T = LOG2R - LOG2E;  // threads per column
-    static constexpr int T = 1 << LOG2T;
-    static constexpr int NFULL = LOG2R / kLog2MaxRadix;
-    static constexpr int NSTAGES = NFULL + (LOG2R % kLog2MaxRadix != 0);
-    __host__ __device__ static constexpr int stage_log2r(int s) { return s < NFULL ? kLog2MaxRadix : LOG2R % kLog2MaxRadix; }
-    __host__ __device__ static constexpr int stage_log2ns(int s) { return s == 0 ? 0 : stage_log2ns(s - 1) + stage_log2r(s - 1); }
+// The butterflies of one stage of radix 2^lr: v[u*r + k] is input k of butterfly j = q + u*TC,
+// first multiplied by W_{Ns*r}^(k * (j mod Ns)) from the W_4096 table when Ns > 1.
+FFT_DEV void stage(float2* v, const int lr, const int B, const int log2Ns, const int q, const int TC,
+                  const float2* __restrict__ tw)
+{
+    const int r = 1 << lr;
+#pragma unroll
+    for (int u = 0; u < B; ++u) {
+        if (log2Ns > 0) {
+            const int jm = (q + u * TC) & ((1 << log2Ns) - 1);
+#pragma unroll
+            for (int k = 1; k < r; ++k)
+                v[u * r + k] = cmul(v[u * r + k], __ldg(tw + ((k * jm) << (FFT_TW_LOG2 - log2Ns - lr))));
+        }
+        dft(&v[u * r], lr);
+    }
+}
 
-    static __device__ __forceinline__ float2 scaled(float2 a, const Ctx& x)
+// Writes v (B butterflies of radix 2^lr, as a stage left them) to shared memory and reads back
+// the B2 x 2^lr2 points of the next stage. Output k of butterfly j = q + u*TC goes to point
+// n' = (j / Ns) * Ns * r + (j mod Ns) + k * Ns; the next stage reads q + u*TC + k*STRIDE2.
+// Points sit at shared index swizzle(cpart | (n << NSHIFT)); gbase = swizzle(cpart | (q << NSHIFT)).
+FFT_DEV void exchange(float2* v, float* sm, const int lr, const int B, const int lr2, const int B2,
+                     const int log2Ns, const int LR, const int TC, const int NSHIFT, const int PLANE,
+                     const int q, const int cpart, const int gbase, const int first)
+{
+    const int r = 1 << lr, r2 = 1 << lr2, STRIDE2 = (1 << LR) >> lr2;
+    const int sq = ((q >> log2Ns) << (log2Ns + lr)) | (q & ((1 << log2Ns) - 1));
+    const int sbase = local_swizzle(cpart | (sq << NSHIFT));
+#pragma unroll
+    for (int part = 0; part < (FFT_SPLIT_EXCHANGE ? 2 : 1); ++part) {
+        if (!first || part > 0) __syncthreads();
+#pragma unroll
+        for (int u = 0; u < B; ++u)
+#pragma unroll
+            for (int k = 0; k < r; ++k) {
+                const int ju = u * TC;
+                const int su = ((ju >> log2Ns) << (log2Ns + lr)) | (ju & ((1 << log2Ns) - 1)) | (k << log2Ns);
+                const int i = sbase ^ local_swizzle(su << NSHIFT);
+                const float2 a = v[u * r + k];
+                if (FFT_SPLIT_EXCHANGE) {
+                    sm[i] = part ? a.y : a.x;
+                } else {
+                    sm[i] = a.x;
+                    sm[i + PLANE] = a.y;
+                }
+            }
+        __syncthreads();
+#pragma unroll
+        for (int u = 0; u < B2; ++u)
+#pragma unroll
+            for (int k = 0; k < r2; ++k) {
+                const int i = gbase ^ local_swizzle((u * TC + k * STRIDE2) << NSHIFT);
+                if (FFT_SPLIT_EXCHANGE) {
+                    if (part) v[u * r2 + k].y = sm[i];
+                    else v[u * r2 + k].x = sm[i];
+                } else {
+                    v[u * r2 + k] = cplx(sm[i], sm[i + PLANE]);
+                }
+            }
+    }
+}
+
+// One pass of radix 2^LR over contiguous (STRIDED = 0) or strided columns; all loops have
+// constant trip counts, unroll, and v stays in registers: stages of radix E (NFULL of them),
+// then one of radix 2^REM when REM > 0.
+template <int LR, int STRIDED>
+FFT_DEV void fft_pass(const float2* __restrict__ in, float2* __restrict__ out, const float2* __restrict__ tw,
+                      const float2* __restrict__ twp, const int columns, const int log2M, const int log2Nsv,
+                      const int log2S, const int tw_log2B, const float in_im, const float out_re, const float out_im)
+{
+    constexpr int R = 1 << LR;
+    constexpr int LER = LR < FFT_LOG2_E ? LR : FFT_LOG2_E;  // points per thread (log2)
+    constexpr int ER = 1 << LER;
+    constexpr int LTC = LR - LER;                           // threads per column (log2)
+    constexpr int TC = 1 << LTC;
+    if constexpr (LTC > FFT_LOG2_GROUP) return;             // R > block points: never planned
+    constexpr int LC = LTC > FFT_LOG2_GROUP ? 0 : FFT_LOG2_GROUP - LTC;  // columns per block (log2)
+    constexpr int PLANE = FFT_GROUP * ER;                   // floats per shared plane
+    constexpr int NFULL = LR / LER, REM = LR - NFULL * LER;
+    constexpr int NSHIFT = STRIDED ? LC : 0;                // shared index = (n << NSHIFT) | column part
+    // The first and the last stage's radix and butterflies per thread.
+    constexpr int LR0 = NFULL > 0 ? LER : REM, B0 = ER >> LR0;
+    constexpr int LRL = REM > 0 ? REM : LER, BL = ER >> LRL;
+    float* sm = fft_smem;
+
+    const int tid = threadIdx.x;
+    const int c = STRIDED ? (tid & ((1 << LC) - 1)) : (tid >> LTC);
+    const int q = STRIDED ? (tid >> LC) : (tid & (TC - 1));
+    const int cpart = STRIDED ? c : (c << LR);
+    const int g0 = static_cast<int>(blockIdx.x) << LC;
+    const int g = g0 + c;
+    const bool live = g < columns;
+    const int M = 1 << log2M, Nsv = 1 << log2Nsv;
+    const int G = g & (M - 1);
+    const int item_base = (g >> log2M) << (LR + log2M);
+
+    float2 v[FFT_E];
+
+    // ---- load point n = q + u*TC + k*STRIDE of the column, times the pass twiddle ----
     {
-        return make_float2(a.x * x.out_re, a.y * x.out_im);
+        const int r = 1 << LR0, STRIDE = R >> LR0;
+        const int in_base = item_base + G;
+        const int jm = (G & (Nsv - 1)) >> log2S;
+#pragma unroll
+        for (int u = 0; u < B0; ++u)
+#pragma unroll
+            for (int k = 0; k < r; ++k) {
+                const int n = q + u * TC + k * STRIDE;
+                float2 a = live ? __ldg(in + (in_base + (n << log2M))) : cplx(0.0f, 0.0f);
+                a.y *= in_im;
+                if (STRIDED && tw_log2B >= 0) a = cmul(a, pass_twiddle(twp, n * jm, tw_log2B));
+                v[u * r + k] = a;
+            }
     }
 
-    template <int S>
-    static __device__ __forceinline__ void stage(float2 (&v)[E], const Ctx& x)
-    {
-        constexpr int LR = stage_log2r(S), r = 1 << LR;
-        constexpr int LN = stage_log2ns(S), Ns = 1 << LN;
-        constexpr bool FIRST = S == 0, LAST = S == NSTAGES - 1;
-        constexpr int B = E / r;       // butterflies per thread
-        constexpr int STRIDE = R / r;  // distance between a butterfly's inputs
-        // Gather: v[u*r + k] is input k of butterfly j = q + u*T, point n = j + k*STRIDE.
-        if constexpr (FIRST) {
+    // ---- stages ----
+    const int gbase = local_swizzle(cpart | (q << NSHIFT));
 #pragma unroll
-            for (int u = 0; u < B; ++u)
+    for (int s = 0; s < NFULL; ++s) {
+        stage(v, LER, 1, s * LER, q, TC, tw);
+        if (s + 1 < NFULL)
+            exchange(v, sm, LER, 1, LER, 1, s * LER, LR, TC, NSHIFT, PLANE, q, cpart, gbase, s == 0);
+        else if (REM > 0)
+            exchange(v, sm, LER, 1, REM, ER >> REM, s * LER, LR, TC, NSHIFT, PLANE, q, cpart, gbase, s == 0);
+    }
+    if (REM > 0) stage(v, REM, ER >> REM, NFULL * LER, q, TC, tw);
+
+    // ---- store output n = q + u*TC + k*STRIDE of the column ----
+    const int r = 1 << LRL, STRIDE = R >> LRL;
+    if (!STRIDED || log2Nsv > 0) {
+        // to out_base + n*Nsv
+        const int out_base = item_base + ((G >> log2Nsv) << (log2Nsv + LR)) + (G & (Nsv - 1));
+#pragma unroll
+        for (int u = 0; u < BL; ++u)
+#pragma unroll
+            for (int k = 0; k < r; ++k) {
+                const int n = q + u * TC + k * STRIDE;
+                if (live) out[out_base + (n << log2Nsv)] = scaled(v[u * r + k], out_re, out_im);
+            }
+    } else {
+        // Strided columns whose outputs are contiguous (Nsv = 1): through shared memory in
+        // column order (index c*R + n), then the group's C*R points as one contiguous run.
+        const int wbase = local_swizzle((c << LR) | q);
+#pragma unroll
+        for (int part = 0; part < (FFT_SPLIT_EXCHANGE ? 2 : 1); ++part) {
+            if (NFULL + (REM > 0) > 1 || part > 0) __syncthreads();
+#pragma unroll
+            for (int u = 0; u < BL; ++u)
 #pragma unroll
                 for (int k = 0; k < r; ++k) {
-                    const int n = x.q + u * T + k * STRIDE;
-                    v[u * r + k] = x.live ? __ldg(x.in + x.in_base + (n << x.log2M)) : make_float2(0.0f, 0.0f);
+                    const int i = wbase ^ local_swizzle(u * TC + k * STRIDE);
+                    const float2 a = v[u * r + k];
+                    if (FFT_SPLIT_EXCHANGE) {
+                        sm[i] = part ? a.y : a.x;
+                    } else {
+                        sm[i] = a.x;
+                        sm[i + PLANE] = a.y;
+                    }
                 }
-#pragma unroll
-            for (int u = 0; u < B; ++u)
-#pragma unroll
-                for (int k = 0; k < r; ++k) {
-                    const int n = x.q + u * T + k * STRIDE;
-                    float2 a = v[u * r + k];
-                    a.y *= x.in_im;
-                    if (x.tw_log2B >= 0) a = cmul(a, pass_twiddle(x.twp, n * x.jm_pass, x.tw_log2B));
-                    v[u * r + k] = a;
-                }
-        } else {
             __syncthreads();
 #pragma unroll
-            for (int u = 0; u < B; ++u)
-#pragma unroll
-                for (int k = 0; k < r; ++k) {
-                    const int n = x.q + u * T + k * STRIDE;
-                    v[u * r + k] = fft_smem[x.cbase + n * x.ns + (n >> 4) * x.ps];
+            for (int e = 0; e < ER; ++e) {
+                const int i = local_swizzle(tid) ^ local_swizzle(e * FFT_GROUP);
+                if (FFT_SPLIT_EXCHANGE) {
+                    if (part) v[e].y = sm[i];
+                    else v[e].x = sm[i];
+                } else {
+                    v[e] = cplx(sm[i], sm[i + PLANE]);
                 }
-        }
-        // Twiddles W_{Ns*r}^(k * (j mod Ns)) from the W_4096 table, then the butterflies.
-#pragma unroll
-        for (int u = 0; u < B; ++u) {
-            if constexpr (Ns > 1) {
-                const int jm = (x.q + u * T) & (Ns - 1);
-#pragma unroll
-                for (int k = 1; k < r; ++k)
-                    v[u * r + k] = cmul(v[u * r + k], __ldg(x.tw + ((k * jm) << (FFT_TW_LOG2 - LN - LR))));
             }
-            dft<r>(&v[u * r]);
         }
-        // Scatter: output k of butterfly j goes to (j / Ns) * Ns * r + (j mod Ns) + k * Ns.
-        if constexpr (!LAST) {
-            if constexpr (!FIRST) __syncthreads();
+        const int base = g0 << LR;  // the group's first output: its columns are consecutive
 #pragma unroll
-            for (int u = 0; u < B; ++u)
-#pragma unroll
-                for (int k = 0; k < r; ++k) {
-                    const int j = x.q + u * T;
-                    const int n = ((j >> LN) << (LN + LR)) + (j & (Ns - 1)) + k * Ns;
-                    fft_smem[x.cbase + n * x.ns + (n >> 4) * x.ps] = v[u * r + k];
-                }
-            stage<S + 1>(v, x);
-        } else if (x.staged) {
-            // Strided input, contiguous output: through the col layout, then one contiguous
-            // run of C*R points per block.
-            if constexpr (!FIRST) __syncthreads();
-#pragma unroll
-            for (int u = 0; u < B; ++u)
-#pragma unroll
-                for (int k = 0; k < r; ++k) {
-                    const int n = x.q + u * T + k * STRIDE;
-                    fft_smem[x.c * x.col_pitch + n + (n >> 4)] = v[u * r + k];
-                }
-            __syncthreads();
-            const int M = 1 << x.log2M;
-            const int chunk = ((x.g0 >> x.log2M) << (LOG2R + x.log2M)) + ((x.g0 & (M - 1)) << LOG2R);
-#pragma unroll
-            for (int i = 0; i < E; ++i) {
-                const int e = threadIdx.x + i * blockDim.x;
-                const int cc = e >> LOG2R, t = e & (R - 1);
-                if (x.g0 + cc < x.columns) x.out[chunk + e] = scaled(fft_smem[cc * x.col_pitch + t + (t >> 4)], x);
-            }
-        } else {
-#pragma unroll
-            for (int u = 0; u < B; ++u)
-#pragma unroll
-                for (int k = 0; k < r; ++k) {
-                    const int n = x.q + u * T + k * STRIDE;
-                    if (x.live) x.out[x.out_base + (n << x.log2Nsv)] = scaled(v[u * r + k], x);
-                }
+        for (int e = 0; e < ER; ++e) {
+            const int p = tid + e * FFT_GROUP;
+            if (g0 + (p >> LR) < columns) out[base + p] = scaled(v[e], out_re, out_im);
         }
     }
-
-    static __device__ __forceinline__ void run(const float2* __restrict__ in, float2* __restrict__ out,
-                                               const float2* __restrict__ tw, const float2* __restrict__ twp,
-                                               int columns, int log2C, int log2M, int log2Nsv, int log2S,
-                                               int tw_log2B, int col_pitch, float in_im, float out_re, float out_im)
-    {
-        Ctx x;
-        x.in = in;
-        x.out = out;
-        x.tw = tw;
-        x.twp = twp;
-        x.columns = columns;
-        x.log2C = log2C;
-        x.log2M = log2M;
-        x.log2Nsv = log2Nsv;
-        x.tw_log2B = tw_log2B;
-        x.col_pitch = col_pitch;
-        x.in_im = in_im;
-        x.out_re = out_re;
-        x.out_im = out_im;
-        const int tid = threadIdx.x;
-        const bool col_in = log2M == 0;
-        // Thread -> (column c, slot q): slots fast for contiguous columns, columns fast for
-        // strided ones, so that global accesses coalesce either way.
-        if (col_in) {
-            x.q = tid & (T - 1);
-            x.c = tid >> LOG2T;
-            x.cbase = x.c * col_pitch;
-            x.ns = 1;
-            x.ps = 1;
-        } else {
-            x.c = tid & ((1 << log2C) - 1);
-            x.q = tid >> log2C;
-            x.cbase = x.c;
-            x.ns = 1 << log2C;
-            x.ps = 0;
-        }
-        x.g0 = static_cast<int>(blockIdx.x) << log2C;
-        const int g = x.g0 + x.c;
-        x.live = g < columns;
-        const int M = 1 << log2M, Nsv = 1 << log2Nsv;
-        const int G = g & (M - 1);
-        const int item_base = (g >> log2M) << (LOG2R + log2M);
-        x.in_base = item_base + G;
-        x.out_base = item_base + ((G >> log2Nsv) << (log2Nsv + LOG2R)) + (G & (Nsv - 1));
-        x.jm_pass = (G & (Nsv - 1)) >> log2S;
-        x.staged = !col_in && log2Nsv == 0;
-        float2 v[E];
-        stage<0>(v, x);
-    }
-};
-
-// One kernel per R (names and parameters as in kernels.cl, minus the __local pointer).
-extern "C" __global__ void __launch_bounds__(FFT_CU_THREADS, FFT_CU_MIN_BLOCKS) fft_r8(const float2* __restrict__ in, float2* __restrict__ out,
-    const float2* __restrict__ tw, const float2* __restrict__ twp, int columns, int log2C, int log2M, int log2Nsv,
-    int log2S, int tw_log2B, int col_pitch, float in_im, float out_re, float out_im)
-{
-    FftPass<8>::run(in, out, tw, twp, columns, log2C, log2M, log2Nsv, log2S, tw_log2B, col_pitch, in_im, out_re, out_im);
 }
 
-extern "C" __global__ void __launch_bounds__(FFT_CU_THREADS, FFT_CU_MIN_BLOCKS) fft_r16(const float2* __restrict__ in, float2* __restrict__ out,
-    const float2* __restrict__ tw, const float2* __restrict__ twp, int columns, int log2C, int log2M, int log2Nsv,
-    int log2S, int tw_log2B, int col_pitch, float in_im, float out_re, float out_im)
+// One kernel per R (names and parameters as in kernels.cl, minus the __local pointer; written
+// out, as there); the strided and the contiguous case are both compiled into each.
+extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r8(
+    const float2* __restrict__ in, float2* __restrict__ out, const float2* __restrict__ tw,
+    const float2* __restrict__ twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
+    float in_im, float out_re, float out_im)
 {
-    FftPass<16>::run(in, out, tw, twp, columns, log2C, log2M, log2Nsv, log2S, tw_log2B, col_pitch, in_im, out_re, out_im);
+    if (log2M > 0) fft_pass<3, 1>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
+    else fft_pass<3, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
 }
 
-extern "C" __global__ void __launch_bounds__(FFT_CU_THREADS, FFT_CU_MIN_BLOCKS) fft_r32(const float2* __restrict__ in, float2* __restrict__ out,
-    const float2* __restrict__ tw, const float2* __restrict__ twp, int columns, int log2C, int log2M, int log2Nsv,
-    int log2S, int tw_log2B, int col_pitch, float in_im, float out_re, float out_im)
+extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r16(
+    const float2* __restrict__ in, float2* __restrict__ out, const float2* __restrict__ tw,
+    const float2* __restrict__ twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
+    float in_im, float out_re, float out_im)
 {
-    FftPass<32>::run(in, out, tw, twp, columns, log2C, log2M, log2Nsv, log2S, tw_log2B, col_pitch, in_im, out_re, out_im);
+    if (log2M > 0) fft_pass<4, 1>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
+    else fft_pass<4, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
 }
 
-extern "C" __global__ void __launch_bounds__(FFT_CU_THREADS, FFT_CU_MIN_BLOCKS) fft_r64(const float2* __restrict__ in, float2* __restrict__ out,
-    const float2* __restrict__ tw, const float2* __restrict__ twp, int columns, int log2C, int log2M, int log2Nsv,
-    int log2S, int tw_log2B, int col_pitch, float in_im, float out_re, float out_im)
+extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r32(
+    const float2* __restrict__ in, float2* __restrict__ out, const float2* __restrict__ tw,
+    const float2* __restrict__ twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
+    float in_im, float out_re, float out_im)
 {
-    FftPass<64>::run(in, out, tw, twp, columns, log2C, log2M, log2Nsv, log2S, tw_log2B, col_pitch, in_im, out_re, out_im);
+    if (log2M > 0) fft_pass<5, 1>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
+    else fft_pass<5, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
 }
 
-extern "C" __global__ void __launch_bounds__(FFT_CU_THREADS, FFT_CU_MIN_BLOCKS) fft_r128(const float2* __restrict__ in, float2* __restrict__ out,
-    const float2* __restrict__ tw, const float2* __restrict__ twp, int columns, int log2C, int log2M, int log2Nsv,
-    int log2S, int tw_log2B, int col_pitch, float in_im, float out_re, float out_im)
+extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r64(
+    const float2* __restrict__ in, float2* __restrict__ out, const float2* __restrict__ tw,
+    const float2* __restrict__ twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
+    float in_im, float out_re, float out_im)
 {
-    FftPass<128>::run(in, out, tw, twp, columns, log2C, log2M, log2Nsv, log2S, tw_log2B, col_pitch, in_im, out_re, out_im);
+    if (log2M > 0) fft_pass<6, 1>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
+    else fft_pass<6, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
 }
 
-extern "C" __global__ void __launch_bounds__(FFT_CU_THREADS, FFT_CU_MIN_BLOCKS) fft_r256(const float2* __restrict__ in, float2* __restrict__ out,
-    const float2* __restrict__ tw, const float2* __restrict__ twp, int columns, int log2C, int log2M, int log2Nsv,
-    int log2S, int tw_log2B, int col_pitch, float in_im, float out_re, float out_im)
+extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r128(
+    const float2* __restrict__ in, float2* __restrict__ out, const float2* __restrict__ tw,
+    const float2* __restrict__ twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
+    float in_im, float out_re, float out_im)
 {
-    FftPass<256>::run(in, out, tw, twp, columns, log2C, log2M, log2Nsv, log2S, tw_log2B, col_pitch, in_im, out_re, out_im);
+    if (log2M > 0) fft_pass<7, 1>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
+    else fft_pass<7, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
 }
 
-extern "C" __global__ void __launch_bounds__(FFT_CU_THREADS, FFT_CU_MIN_BLOCKS) fft_r512(const float2* __restrict__ in, float2* __restrict__ out,
-    const float2* __restrict__ tw, const float2* __restrict__ twp, int columns, int log2C, int log2M, int log2Nsv,
-    int log2S, int tw_log2B, int col_pitch, float in_im, float out_re, float out_im)
+extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r256(
+    const float2* __restrict__ in, float2* __restrict__ out, const float2* __restrict__ tw,
+    const float2* __restrict__ twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
+    float in_im, float out_re, float out_im)
 {
-    FftPass<512>::run(in, out, tw, twp, columns, log2C, log2M, log2Nsv, log2S, tw_log2B, col_pitch, in_im, out_re, out_im);
+    if (log2M > 0) fft_pass<8, 1>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
+    else fft_pass<8, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
 }
 
-extern "C" __global__ void __launch_bounds__(FFT_CU_THREADS, FFT_CU_MIN_BLOCKS) fft_r1024(const float2* __restrict__ in, float2* __restrict__ out,
-    const float2* __restrict__ tw, const float2* __restrict__ twp, int columns, int log2C, int log2M, int log2Nsv,
-    int log2S, int tw_log2B, int col_pitch, float in_im, float out_re, float out_im)
+extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r512(
+    const float2* __restrict__ in, float2* __restrict__ out, const float2* __restrict__ tw,
+    const float2* __restrict__ twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
+    float in_im, float out_re, float out_im)
 {
-    FftPass<1024>::run(in, out, tw, twp, columns, log2C, log2M, log2Nsv, log2S, tw_log2B, col_pitch, in_im, out_re, out_im);
+    if (log2M > 0) fft_pass<9, 1>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
+    else fft_pass<9, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
 }
 
-extern "C" __global__ void __launch_bounds__(FFT_CU_THREADS, FFT_CU_MIN_BLOCKS) fft_r2048(const float2* __restrict__ in, float2* __restrict__ out,
-    const float2* __restrict__ tw, const float2* __restrict__ twp, int columns, int log2C, int log2M, int log2Nsv,
-    int log2S, int tw_log2B, int col_pitch, float in_im, float out_re, float out_im)
+extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r1024(
+    const float2* __restrict__ in, float2* __restrict__ out, const float2* __restrict__ tw,
+    const float2* __restrict__ twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
+    float in_im, float out_re, float out_im)
 {
-    FftPass<2048>::run(in, out, tw, twp, columns, log2C, log2M, log2Nsv, log2S, tw_log2B, col_pitch, in_im, out_re, out_im);
+    if (log2M > 0) fft_pass<10, 1>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
+    else fft_pass<10, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
 }
 
-extern "C" __global__ void __launch_bounds__(FFT_CU_THREADS, FFT_CU_MIN_BLOCKS) fft_r4096(const float2* __restrict__ in, float2* __restrict__ out,
-    const float2* __restrict__ tw, const float2* __restrict__ twp, int columns, int log2C, int log2M, int log2Nsv,
-    int log2S, int tw_log2B, int col_pitch, float in_im, float out_re, float out_im)
+extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r2048(
+    const float2* __restrict__ in, float2* __restrict__ out, const float2* __restrict__ tw,
+    const float2* __restrict__ twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
+    float in_im, float out_re, float out_im)
 {
-    FftPass<4096>::run(in, out, tw, twp, columns, log2C, log2M, log2Nsv, log2S, tw_log2B, col_pitch, in_im, out_re, out_im);
+    if (log2M > 0) fft_pass<11, 1>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
+    else fft_pass<11, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
+}
+
+extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS_R4096) fft_r4096(
+    const float2* __restrict__ in, float2* __restrict__ out, const float2* __restrict__ tw,
+    const float2* __restrict__ twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
+    float in_im, float out_re, float out_im)
+{
+    if (log2M > 0) fft_pass<12, 1>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
+    else fft_pass<12, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
 }

@@ -7,140 +7,81 @@
 namespace tb::fft {
 namespace {
 
-constexpr std::size_t kPoint = 8;  // bytes of one complex float
-
-int points_log2_per_item(int log2R, const Limits& lim) { return std::min(log2R, lim.log2_max_radix); }
-
-int threads_for(int log2R, int log2C, const Limits& lim) {
-    return 1 << (log2C + log2R - points_log2_per_item(log2R, lim));
-}
-
-// Pitch of one column in the contiguous ("col") local layout: R points plus one pad slot per
-// 16 (breaks the power-of-two strides of the early stages), rounded so that the C columns a
-// warp touches at once start on different banks: (32 / C) mod 16 slots of skew per column.
-int col_pitch_for(int log2R, int log2C) {
-    const int R = 1 << log2R;
-    const int padded = (R + R / 16 + 15) / 16 * 16;
-    const int skew = log2C >= 5 ? 1 : (32 >> log2C) % 16;
-    return padded + skew;
-}
-
-bool uses_col_layout(int log2M, int log2Nsv) { return log2M == 0 || log2Nsv == 0; }
-
-std::size_t local_bytes_for(int log2R, int log2C, bool col) {
-    const std::size_t C = std::size_t(1) << log2C;
-    return kPoint * C * (col ? std::size_t(col_pitch_for(log2R, log2C)) : (std::size_t(1) << log2R));
-}
-
-bool fits(int log2R, int log2C, bool col, const Limits& lim) {
-    return std::size_t(threads_for(log2R, log2C, lim)) <= lim.max_group &&
-           local_bytes_for(log2R, log2C, col) <= lim.max_local_bytes;
-}
-
 int ceil_log2(std::int64_t n) {
     int l = 0;
     while ((std::int64_t(1) << l) < n) ++l;
     return l;
 }
 
-// Largest C = 2^log2C with C * R <= target, C <= max_columns, that fits the device.
-int choose_log2C(int log2R, bool col, std::int64_t max_columns, const Limits& lim) {
-    int log2C = 0;
-    while (true) {
-        const int next = log2C + 1;
-        if ((std::int64_t(1) << (next + log2R)) > lim.target_points) break;
-        if ((std::int64_t(1) << next) > max_columns) break;
-        if (!fits(log2R, next, col, lim)) break;
-        log2C = next;
-    }
-    return log2C;
-}
-
-Pass make_pass(int log2R, int log2M, int log2Nsv, int log2S, int log2Ns, std::int64_t items, std::int64_t max_columns,
-               const Limits& lim) {
+Pass make_pass(int log2R, int log2M, int log2Nsv, int log2S, int log2Ns, std::int64_t items, const Tuning& t) {
     Pass p;
     p.log2R = log2R;
+    p.log2C = columns_log2(log2R, t);
     p.log2M = log2M;
     p.log2Nsv = log2Nsv;
     p.log2S = log2S;
     p.log2Ns = log2Ns;
     p.columns = items << log2M;
-    const bool col = uses_col_layout(log2M, log2Nsv);
-    if (!fits(log2R, 0, col, lim))
-        throw Error("fft: a " + std::to_string(1 << log2R) + "-point pass needs " +
-                    std::to_string(local_bytes_for(log2R, 0, col)) + " bytes of local memory and " +
-                    std::to_string(threads_for(log2R, 0, lim)) + " work-items; the device allows " +
-                    std::to_string(lim.max_local_bytes) + " and " + std::to_string(lim.max_group));
-    p.log2C = choose_log2C(log2R, col, max_columns, lim);
-    p.threads = threads_for(log2R, p.log2C, lim);
-    p.col_pitch = col_pitch_for(log2R, p.log2C);
-    p.local_bytes = local_bytes_for(log2R, p.log2C, col);
+    p.threads = 1 << t.log2_group;
+    p.local_bytes = local_bytes(log2R, t);
     return p;
 }
 
 }  // namespace
 
-Limits limits_for(Dialect dialect, const DeviceInfo& info) {
-    Limits lim;
-    lim.max_local_bytes = info.max_local_mem_bytes ? info.max_local_mem_bytes : 48 * 1024;
-    lim.max_group = info.max_work_group_size ? info.max_work_group_size : 256;
-    if (dialect == Dialect::Cuda) {
-        // kernels.cu: radix-16 work-items, 8192 points (64 KiB) per block so that two blocks
-        // of 512 threads share an SM; 8 columns = 64-byte segments per strided row.
-        lim.log2_max_radix = 4;
-        lim.max_group = std::min<std::size_t>(lim.max_group, kCudaMaxThreads);
-        lim.target_points = 8192;
-        lim.min_strided_columns = 8;
-    } else {
-        // kernels.cl: radix-8 work-items, 4096 points (32 KiB) per group: fits the 48 KiB of
-        // local memory NVIDIA's OpenCL allows, so opencl and cuda-prelude run the same plan.
-        lim.log2_max_radix = 3;
-        lim.target_points = 4096;
-        lim.min_strided_columns = 16;
-    }
-    return lim;
+int columns_log2(int log2R, const Tuning& t) {
+    // Work-items per column: R / (points per work-item); the rest of the group takes more columns.
+    const int per_item = std::min(log2R, t.log2_points_per_item);
+    return t.log2_group - (log2R - per_item);
 }
 
-std::vector<Pass> plan_axis(int log2L, int log2S, std::int64_t items, const Limits& lim) {
+std::size_t local_bytes(int log2R, const Tuning& t) {
+    // One plane of floats per component (two), or one reused for both (split exchange).
+    const std::size_t points = std::size_t(1) << (t.log2_group + std::min(log2R, t.log2_points_per_item));
+    return points * sizeof(float) * (t.split_exchange() ? 1 : 2);
+}
+
+std::vector<Pass> plan_axis(int log2L, int log2S, std::int64_t items, const Tuning& t) {
     if (log2L < kMinLog2R) throw Error("fft: transforms shorter than 8 points are not supported");
-    // One pass over contiguous transforms when the whole transform fits one work-group.
-    if (log2S == 0 && log2L <= kTwiddleLog2 && fits(log2L, 0, true, lim)) {
-        const std::int64_t max_columns = std::int64_t(1) << ceil_log2(items);
-        return {make_pass(log2L, 0, 0, 0, 0, items, max_columns, lim)};
-    }
-    // Strided passes: the largest R that still gets min_strided_columns columns per group.
-    const int minC = ceil_log2(lim.min_strided_columns);
-    int lmax = kMinLog2R - 1;
-    for (int l = kMinLog2R; l <= kTwiddleLog2; ++l)
-        if ((std::int64_t(1) << (l + minC)) <= lim.target_points && fits(l, minC, true, lim)) lmax = l;
-    if (lmax < kMinLog2R) lmax = kMinLog2R;  // tiny devices: fewer columns per group
-    const int P = (log2L + lmax - 1) / lmax;
-    std::vector<int> parts(std::size_t(P), log2L / P);
-    for (int i = 0; i < log2L % P; ++i) ++parts[std::size_t(i)];
+    const int group = t.log2_group_points();
+    // One pass over contiguous transforms when the whole transform fits one group.
+    if (log2S == 0 && log2L <= std::min(kTwiddleLog2, group)) return {make_pass(log2L, 0, 0, 0, 0, items, t)};
+    // Strided passes: the largest R that still gets min_strided_columns columns per group,
+    // split into as few passes as possible with balanced radices.
+    const int lmax = std::max(kMinLog2R, std::min(kTwiddleLog2, group - ceil_log2(t.min_strided_columns)));
+    const int count = (log2L + lmax - 1) / lmax;
+    std::vector<int> parts(std::size_t(count), log2L / count);
+    for (int i = 0; i < log2L % count; ++i) ++parts[std::size_t(i)];
     std::vector<Pass> passes;
     int log2Ns = 0;
     for (int part : parts) {
         if (part < kMinLog2R)
             throw Error("fft: cannot split a 2^" + std::to_string(log2L) + "-point axis into passes of at least 8 points");
         const int log2M = log2L - part + log2S;
-        const int log2Nsv = log2Ns + log2S;
-        // The group's columns must be consecutive inside one item and, for strided output,
-        // share one output block: C <= M and C <= Nsv.
-        std::int64_t max_columns = std::int64_t(1) << log2M;
-        if (log2M == 0) max_columns = std::int64_t(1) << ceil_log2(items);
-        if (log2Nsv > 0) max_columns = std::min(max_columns, std::int64_t(1) << log2Nsv);
-        passes.push_back(make_pass(part, log2M, log2Nsv, log2S, log2Ns, items, max_columns, lim));
+        passes.push_back(make_pass(part, log2M, log2Ns + log2S, log2S, log2Ns, items, t));
         log2Ns += part;
     }
     return passes;
 }
 
-std::vector<Pass> make_plan(const Shape& s, const Limits& lim) {
-    if (s.dims == 1) return plan_axis(log2_exact(s.length), 0, s.batch, lim);
-    // 2-D: row transforms (contiguous), then column transforms (stride = cols).
-    const int log2_cols = log2_exact(s.cols);
-    std::vector<Pass> plan = plan_axis(log2_cols, 0, s.rows, lim);
-    for (const Pass& p : plan_axis(log2_exact(s.rows), log2_cols, 1, lim)) plan.push_back(p);
+std::vector<Pass> make_plan(const Shape& s, const Tuning& t, const DeviceInfo& info) {
+    std::vector<Pass> plan;
+    if (s.dims == 1) {
+        plan = plan_axis(log2_exact(s.length), 0, s.batch, t);
+    } else {
+        // 2-D: row transforms (contiguous), then column transforms (stride = cols).
+        const int log2_cols = log2_exact(s.cols);
+        plan = plan_axis(log2_cols, 0, s.rows, t);
+        for (const Pass& p : plan_axis(log2_exact(s.rows), log2_cols, 1, t)) plan.push_back(p);
+    }
+    const std::size_t group = std::size_t(1) << t.log2_group;
+    if (info.max_work_group_size && group > info.max_work_group_size)
+        throw Error("fft: the kernels need work-groups of " + std::to_string(group) + " work-items; the device allows " +
+                    std::to_string(info.max_work_group_size));
+    for (const Pass& p : plan)
+        if (info.max_local_mem_bytes && p.local_bytes > info.max_local_mem_bytes)
+            throw Error("fft: a " + std::to_string(1 << p.log2R) + "-point pass needs " + std::to_string(p.local_bytes) +
+                        " bytes of local memory; the device allows " + std::to_string(info.max_local_mem_bytes));
     return plan;
 }
 

@@ -1,5 +1,5 @@
 // How a transform is split into global passes, each one kernel launch doing a large-radix
-// Stockham step with all its inner radix-8/16 stages in local memory (docs/programs/fft.md).
+// Stockham step with all its inner stages in local memory (docs/programs/fft.md).
 //
 // Index conventions of one pass (shared by kernels.cl and kernels.cu): the array is a set
 // of independent "items" of R*M points. Inside an item, column G in [0, M) holds the R
@@ -7,6 +7,8 @@
 // (jm = (G mod Nsv) / S, only when Ns > 1), does the R-point DFT of the column and writes
 // output k to (G / Nsv) * Nsv * R + (G mod Nsv) + k * Nsv. With Nsv = Ns * S this is the
 // Stockham autosort step of a transform of length L = prod(R) with inner stride S.
+// A group takes C = (group points) / R consecutive columns (global column index g, G =
+// g mod M), so every launch has the same group size.
 #pragma once
 
 #include <cstddef>
@@ -15,48 +17,34 @@
 
 #include "device.hpp"
 #include "shape.hpp"
+#include "tuning.hpp"
 
 namespace tb::fft {
 
-// log2 of the inner twiddle table's length (W_4096^k): the largest R a pass may have.
-inline constexpr int kTwiddleLog2 = 12;
-inline constexpr int kMinLog2R = 3;  // kernels exist for R = 8 .. 4096
-// Work-items per group that kernels.cu is compiled for (__launch_bounds__, -DFFT_CU_THREADS).
-inline constexpr int kCudaMaxThreads = 512;
-
-// What a device and a kernel dialect allow and prefer.
-struct Limits {
-    int log2_max_radix = 3;               // points per work-item: 8 (kernels.cl) or 16 (kernels.cu)
-    std::size_t max_local_bytes = 0;      // local memory per work-group
-    std::size_t max_group = 0;            // work-items per work-group
-    std::int64_t target_points = 4096;    // points per work-group the plan aims at
-    int min_strided_columns = 16;         // columns per group of a strided pass (coalescing)
-};
-
-// Limits for `dialect` on a device reporting `info` (the cuda-native launch bound included).
-Limits limits_for(Dialect dialect, const DeviceInfo& info);
-
 struct Pass {
     int log2R = 0;     // points per column: kernel fft_r<R>
-    int log2C = 0;     // columns per work-group
+    int log2C = 0;     // columns per group (fixed by R and the tuning)
     int log2M = 0;     // columns per item, = stride between a column's points (0: contiguous)
     int log2Nsv = 0;   // output stride of a column's points (0: contiguous)
     int log2S = 0;     // inner stride of the transform axis (twiddle column index = G / S)
     int log2Ns = 0;    // product of the earlier radices on this axis; twiddles iff > 0
     std::int64_t columns = 0;  // items * M
-    int threads = 0;           // work-items per group = C * R / points per work-item
-    int col_pitch = 0;         // local-memory pitch of one column in the contiguous layout
+    int threads = 0;           // work-items per group (the tuning's group size)
     std::size_t local_bytes = 0;
     std::uint64_t groups() const { return std::uint64_t((columns + (std::int64_t(1) << log2C) - 1) >> log2C); }
     int twiddle_log2B() const { return log2Ns > 0 ? (log2Ns + log2R + 1) / 2 : -1; }
 };
 
+// Columns per group and local memory of a pass of radix 2^log2R under tuning t.
+int columns_log2(int log2R, const Tuning& t);
+std::size_t local_bytes(int log2R, const Tuning& t);
+
 // The passes of one forward transform of `shape`, in execution order. Throws tb::Error if
-// the device cannot hold the smallest work-group the kernels need.
-std::vector<Pass> make_plan(const Shape& shape, const Limits& lim);
+// the device (`info`: work-group size, local memory) cannot run the tuning's groups.
+std::vector<Pass> make_plan(const Shape& shape, const Tuning& t, const DeviceInfo& info);
 
 // One axis: items independent transforms of length 2^log2L with inner stride 2^log2S.
-std::vector<Pass> plan_axis(int log2L, int log2S, std::int64_t items, const Limits& lim);
+std::vector<Pass> plan_axis(int log2L, int log2S, std::int64_t items, const Tuning& t);
 
 // W_4096^k for k < 4096 (forward sign), from double-precision cos/sin rounded to float,
 // interleaved re, im.
