@@ -16,6 +16,7 @@
 #include "cuda/kernel_cache.hpp"
 #include "cuda/nvrtc_api.hpp"
 #include "embedded.hpp"
+#include "program.hpp"
 #include "scoped_env.hpp"
 
 namespace {
@@ -133,6 +134,14 @@ std::vector<Source> all_sources() {
     return out;
 }
 
+// A program's kernels get its defines (its tuning constants), as the runner passes them.
+std::vector<std::string> program_defines(const Source& src) {
+    static const std::regex program_file(R"(programs/([^/]+)/kernels\.(cl|cu))");
+    std::smatch m;
+    if (!std::regex_match(src.file_name, m, program_file)) return {};
+    return tb::find_program(m[1]).defines();
+}
+
 std::string test_name(const ::testing::TestParamInfo<Source>& info) {
     std::string n = info.param.file_name;
     for (char& c : n)
@@ -170,6 +179,7 @@ TEST_P(EverySource, CompilesToPtxWithEveryKernelUnderEveryMathMode) {
         SCOPED_TRACE(std::string("math mode ") + tb::to_string(mode));
         CompileOptions opt;
         opt.math = mode;
+        opt.defines = program_defines(src);
         PtxBuild b;
         try {
             b = compile_to_ptx(src, opt, kArch);
