@@ -90,9 +90,11 @@ static inline float km_dist(const float4 *x, const float *c, const int D, const 
     float t = km_lane(x[0], p) - c[0];
     float s = t * t;
 #pragma unroll
-    for (int f = 1; f < D; ++f) {
-        t = km_lane(x[f], p) - c[f];
-        s = fma(t, t, s);
+    for (int f = 1; f < 4; ++f) {
+        if (f < D) {
+            t = km_lane(x[f], p) - c[f];
+            s = fma(t, t, s);
+        }
     }
     return s;
 }
@@ -102,15 +104,15 @@ static inline float km_dist(const float4 *x, const float *c, const int D, const 
 static inline void km_load_points(__global const float *restrict points, int n, int i0, int active, const int D,
                                   float4 *x)
 {
+#pragma unroll
+    for (int f = 0; f < 4; ++f) {
+        x[f].x = 0.0f; x[f].y = 0.0f; x[f].z = 0.0f; x[f].w = 0.0f;
+    }
     if (active) {
 #pragma unroll
-        for (int f = 0; f < D; ++f)
-            x[f] = *(__global const float4 *)(points + f * n + i0);
-    } else {
-#pragma unroll
-        for (int f = 0; f < D; ++f) {
-            x[f].x = 0.0f; x[f].y = 0.0f; x[f].z = 0.0f; x[f].w = 0.0f;
-        }
+        for (int f = 0; f < 4; ++f)
+            if (f < D)
+                x[f] = *(__global const float4 *)(points + f * n + i0);
     }
 }
 
@@ -204,7 +206,7 @@ void kmeans_assign_d2(__global const float *restrict points, __global const floa
     const int lid = (int)get_local_id(0);
     const int i0 = ((int)get_group_id(0) * KM_BLOCK + lid) * 4;
     const int active = i0 < n;
-    float4 x[2];
+    float4 x[4];
     km_load_points(points, n, i0, active, 2, x);
     for (int t = lid; t < k; t += KM_BLOCK)
         cent[t] = *(__global const float2 *)(centroids + c_off + 2 * t);
@@ -238,7 +240,7 @@ static inline void km_assign_any(__global const float *restrict points, __global
 #pragma unroll
     for (int p = 0; p < 4; ++p) {
 #pragma unroll
-        for (int j = 0; j < KM; ++j)
+        for (int j = 0; j < KM_KMAX; ++j)
             dist[p][j] = 0.0f;
     }
     for (int f = 0; f < d; ++f) {
@@ -254,8 +256,8 @@ static inline void km_assign_any(__global const float *restrict points, __global
         }
         __local const float *c = cent + f * KM_KMAX;
 #pragma unroll
-        for (int j = 0; j < KM; ++j) {
-            if (j < k) {
+        for (int j = 0; j < KM_KMAX; ++j) {
+            if (j < KM && j < k) {
                 const float cj = c[j];
 #pragma unroll
                 for (int p = 0; p < 4; ++p) {
@@ -272,8 +274,8 @@ static inline void km_assign_any(__global const float *restrict points, __global
         float best = dist[p][0];
         int b = 0;
 #pragma unroll
-        for (int j = 1; j < KM; ++j) {
-            if (j < k && dist[p][j] < best) {  // strict: ties go to the lowest index
+        for (int j = 1; j < KM_KMAX; ++j) {
+            if (j < KM && j < k && dist[p][j] < best) {  // strict: ties go to the lowest index
                 best = dist[p][j];
                 b = j;
             }
@@ -321,47 +323,52 @@ static inline void km_partial_fixed(__global const float *restrict points, __glo
     float acc[KM_KMAX][4];
     float cnt[KM_KMAX];
 #pragma unroll
-    for (int j = 0; j < KM; ++j) {
+    for (int j = 0; j < KM_KMAX; ++j) {
         cnt[j] = 0.0f;
 #pragma unroll
-        for (int f = 0; f < D; ++f)
+        for (int f = 0; f < 4; ++f)
             acc[j][f] = 0.0f;
     }
     for (int i = begin + 4 * lid; i < end; i += 4 * KM_BLOCK) {
         const int4 m = *(__global const int4 *)(membership + i);
         float4 x[4];
 #pragma unroll
-        for (int f = 0; f < D; ++f)
-            x[f] = *(__global const float4 *)(points + f * n + i);
+        for (int f = 0; f < 4; ++f)
+            if (f < D)
+                x[f] = *(__global const float4 *)(points + f * n + i);
 #pragma unroll
         for (int p = 0; p < 4; ++p) {
             const int mp = km_lane_int(m, p);
 #pragma unroll
-            for (int j = 0; j < KM; ++j) {
-                if (mp == j) {
+            for (int j = 0; j < KM_KMAX; ++j) {
+                if (j < KM && mp == j) {
                     cnt[j] += 1.0f;
 #pragma unroll
-                    for (int f = 0; f < D; ++f)
-                        acc[j][f] += km_lane(x[f], p);
+                    for (int f = 0; f < 4; ++f)
+                        if (f < D)
+                            acc[j][f] += km_lane(x[f], p);
                 }
             }
         }
     }
 
     // Value v = j*(D+1) + f is cluster j's sum of feature f, or its count for f == D; KM_RUN
-    // values per round (every round runs, so no barrier depends on k).
+    // values per round (the rounds do not depend on k, so neither do the barriers).
     __local float *runs = scratch + KM_RUN * KM_VALUE_STRIDE;
     const int values = k * (D + 1);
 #pragma unroll
     for (int v0 = 0; v0 < KM * (D + 1); v0 += KM_RUN) {
 #pragma unroll
-        for (int c = 0; c < KM_RUN; ++c) {
-            const int v = v0 + c, j = v / (D + 1), f = v % (D + 1);
-            if (v < KM * (D + 1)) {
-                if (f < D)
-                    km_stage(scratch, lid, c, acc[j][f]);
-                else
-                    km_stage(scratch, lid, c, cnt[j]);
+        for (int j = 0; j < KM_KMAX; ++j) {
+#pragma unroll
+            for (int f = 0; f <= 4; ++f) {  // 4 features at most, then the count
+                const int c = j * (D + 1) + f - v0;
+                if (j < KM && f <= D && c >= 0 && c < KM_RUN) {
+                    if (f < 4 && f < D)
+                        km_stage(scratch, lid, c, acc[j][f]);
+                    else
+                        km_stage(scratch, lid, c, cnt[j]);
+                }
             }
         }
         const float s = km_group_round(scratch, runs, lid);
@@ -391,7 +398,7 @@ static inline void km_partial_any(__global const float *restrict points, __globa
         __global const float *row = points + (pass > 0 ? (pass - 1) * n : 0);
         float acc[KM_KMAX];
 #pragma unroll
-        for (int j = 0; j < KM; ++j)
+        for (int j = 0; j < KM_KMAX; ++j)
             acc[j] = 0.0f;
         if (vec) {
             for (int i = begin + 4 * lid; i < end; i += 4 * KM_BLOCK) {
@@ -407,8 +414,8 @@ static inline void km_partial_any(__global const float *restrict points, __globa
                     const int mp = km_lane_int(m, p);
                     const float xp = km_lane(x, p);
 #pragma unroll
-                    for (int j = 0; j < KM; ++j)
-                        if (mp == j)
+                    for (int j = 0; j < KM_KMAX; ++j)
+                        if (j < KM && mp == j)
                             acc[j] += xp;
                 }
             }
@@ -417,13 +424,13 @@ static inline void km_partial_any(__global const float *restrict points, __globa
                 const int m = membership[i];
                 const float x = pass > 0 ? row[i] : 1.0f;
 #pragma unroll
-                for (int j = 0; j < KM; ++j)
-                    if (m == j)
+                for (int j = 0; j < KM_KMAX; ++j)
+                    if (j < KM && m == j)
                         acc[j] += x;
             }
         }
 #pragma unroll
-        for (int j = 0; j < KM; ++j)
+        for (int j = 0; j < KM_KMAX; ++j)
             km_stage(scratch, lid, j, acc[j]);
         const float s = km_group_round(scratch, runs, lid);
         if (lid < k) {

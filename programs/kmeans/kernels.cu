@@ -67,21 +67,23 @@ static __device__ __forceinline__ float km_dist(const float4* x, const float* c,
     float t = km_lane(x[0], p) - c[0];
     float s = t * t;
 #pragma unroll
-    for (int f = 1; f < D; ++f) {
-        t = km_lane(x[f], p) - c[f];
-        s = fmaf(t, t, s);
+    for (int f = 1; f < 4; ++f) {
+        if (f < D) {
+            t = km_lane(x[f], p) - c[f];
+            s = fmaf(t, t, s);
+        }
     }
     return s;
 }
 
 static __device__ __forceinline__ void km_load_points(const float* __restrict__ points, int n, int i0, bool active,
                                                       const int D, float4* x) {
+#pragma unroll
+    for (int f = 0; f < 4; ++f) x[f] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     if (active) {
 #pragma unroll
-        for (int f = 0; f < D; ++f) x[f] = __ldg(reinterpret_cast<const float4*>(points + f * n + i0));
-    } else {
-#pragma unroll
-        for (int f = 0; f < D; ++f) x[f] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        for (int f = 0; f < 4; ++f)
+            if (f < D) x[f] = __ldg(reinterpret_cast<const float4*>(points + f * n + i0));
     }
 }
 
@@ -163,7 +165,7 @@ kmeans_assign_d2(const float* __restrict__ points, const float* __restrict__ cen
     const int lid = threadIdx.x;
     const int i0 = (blockIdx.x * KM_BLOCK + lid) * 4;
     const bool active = i0 < n;
-    float4 x[2];
+    float4 x[4];
     km_load_points(points, n, i0, active, 2, x);
     for (int t = lid; t < k; t += KM_BLOCK) cent[t] = __ldg(reinterpret_cast<const float2*>(centroids + c_off + 2 * t));
     __syncthreads();
@@ -192,7 +194,7 @@ static __device__ __forceinline__ void km_assign_any(const float* __restrict__ p
 #pragma unroll
     for (int p = 0; p < 4; ++p) {
 #pragma unroll
-        for (int j = 0; j < KM; ++j) dist[p][j] = 0.0f;
+        for (int j = 0; j < KM_KMAX; ++j) dist[p][j] = 0.0f;
     }
     for (int f = 0; f < d; ++f) {
         const float* row = points + f * n;
@@ -207,8 +209,8 @@ static __device__ __forceinline__ void km_assign_any(const float* __restrict__ p
         }
         const float* c = cent + f * KM_KMAX;
 #pragma unroll
-        for (int j = 0; j < KM; ++j) {
-            if (j < k) {
+        for (int j = 0; j < KM_KMAX; ++j) {
+            if (j < KM && j < k) {
                 const float cj = c[j];
 #pragma unroll
                 for (int p = 0; p < 4; ++p) {
@@ -225,8 +227,8 @@ static __device__ __forceinline__ void km_assign_any(const float* __restrict__ p
         float best = dist[p][0];
         int b = 0;
 #pragma unroll
-        for (int j = 1; j < KM; ++j) {
-            if (j < k && dist[p][j] < best) {  // strict: ties go to the lowest index
+        for (int j = 1; j < KM_KMAX; ++j) {
+            if (j < KM && j < k && dist[p][j] < best) {  // strict: ties go to the lowest index
                 best = dist[p][j];
                 b = j;
             }
@@ -266,25 +268,27 @@ static __device__ __forceinline__ void km_partial_fixed(const float* __restrict_
     float acc[KM_KMAX][4];
     float cnt[KM_KMAX];
 #pragma unroll
-    for (int j = 0; j < KM; ++j) {
+    for (int j = 0; j < KM_KMAX; ++j) {
         cnt[j] = 0.0f;
 #pragma unroll
-        for (int f = 0; f < D; ++f) acc[j][f] = 0.0f;
+        for (int f = 0; f < 4; ++f) acc[j][f] = 0.0f;
     }
     for (int i = begin + 4 * lid; i < end; i += 4 * KM_BLOCK) {
         const int4 m = __ldg(reinterpret_cast<const int4*>(membership + i));
         float4 x[4];
 #pragma unroll
-        for (int f = 0; f < D; ++f) x[f] = __ldg(reinterpret_cast<const float4*>(points + f * n + i));
+        for (int f = 0; f < 4; ++f)
+            if (f < D) x[f] = __ldg(reinterpret_cast<const float4*>(points + f * n + i));
 #pragma unroll
         for (int p = 0; p < 4; ++p) {
             const int mp = km_lane_int(m, p);
 #pragma unroll
-            for (int j = 0; j < KM; ++j) {
-                if (mp == j) {
+            for (int j = 0; j < KM_KMAX; ++j) {
+                if (j < KM && mp == j) {
                     cnt[j] += 1.0f;
 #pragma unroll
-                    for (int f = 0; f < D; ++f) acc[j][f] += km_lane(x[f], p);
+                    for (int f = 0; f < 4; ++f)
+                        if (f < D) acc[j][f] += km_lane(x[f], p);
                 }
             }
         }
@@ -295,13 +299,16 @@ static __device__ __forceinline__ void km_partial_fixed(const float* __restrict_
 #pragma unroll
     for (int v0 = 0; v0 < KM * (D + 1); v0 += KM_RUN) {
 #pragma unroll
-        for (int c = 0; c < KM_RUN; ++c) {
-            const int v = v0 + c, j = v / (D + 1), f = v % (D + 1);
-            if (v < KM * (D + 1)) {
-                if (f < D)
-                    km_stage(scratch, lid, c, acc[j][f]);
-                else
-                    km_stage(scratch, lid, c, cnt[j]);
+        for (int j = 0; j < KM_KMAX; ++j) {
+#pragma unroll
+            for (int f = 0; f <= 4; ++f) {  // 4 features at most, then the count
+                const int c = j * (D + 1) + f - v0;
+                if (j < KM && f <= D && c >= 0 && c < KM_RUN) {
+                    if (f < 4 && f < D)
+                        km_stage(scratch, lid, c, acc[j][f]);
+                    else
+                        km_stage(scratch, lid, c, cnt[j]);
+                }
             }
         }
         const float s = km_group_round(scratch, runs, lid);
@@ -331,7 +338,7 @@ static __device__ __forceinline__ void km_partial_any(const float* __restrict__ 
         const float* row = points + (pass > 0 ? (pass - 1) * n : 0);
         float acc[KM_KMAX];
 #pragma unroll
-        for (int j = 0; j < KM; ++j) acc[j] = 0.0f;
+        for (int j = 0; j < KM_KMAX; ++j) acc[j] = 0.0f;
         if (vec) {
             for (int i = begin + 4 * lid; i < end; i += 4 * KM_BLOCK) {
                 const int4 m = __ldg(reinterpret_cast<const int4*>(membership + i));
@@ -342,8 +349,8 @@ static __device__ __forceinline__ void km_partial_any(const float* __restrict__ 
                     const int mp = km_lane_int(m, p);
                     const float xp = km_lane(x, p);
 #pragma unroll
-                    for (int j = 0; j < KM; ++j)
-                        if (mp == j) acc[j] += xp;
+                    for (int j = 0; j < KM_KMAX; ++j)
+                        if (j < KM && mp == j) acc[j] += xp;
                 }
             }
         } else {
@@ -351,12 +358,12 @@ static __device__ __forceinline__ void km_partial_any(const float* __restrict__ 
                 const int m = __ldg(membership + i);
                 const float x = pass > 0 ? __ldg(row + i) : 1.0f;
 #pragma unroll
-                for (int j = 0; j < KM; ++j)
-                    if (m == j) acc[j] += x;
+                for (int j = 0; j < KM_KMAX; ++j)
+                    if (j < KM && m == j) acc[j] += x;
             }
         }
 #pragma unroll
-        for (int j = 0; j < KM; ++j) km_stage(scratch, lid, j, acc[j]);
+        for (int j = 0; j < KM_KMAX; ++j) km_stage(scratch, lid, j, acc[j]);
         const float s = km_group_round(scratch, runs, lid);
         if (lid < k) {
             if (pass == 0)
