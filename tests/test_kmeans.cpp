@@ -135,10 +135,11 @@ TEST(KmeansTolerance, FloatLabelsNearTiesStayInTheAllowedSet) {
 }
 
 // The kernels' update, in float and in their order (both dialects): each work-item adds its
-// points (4 at a time, strided by 4 x group; one at a time when n % 4 != 0), runs of `run` work-items are combined by a
-// pairwise tree (value l + value l + run/2, then ...), the runs are added in order, and a
-// final work-group adds the groups: each work-item the groups l, l + block, ... in order,
-// then a pairwise tree over the work-items; then one division.
+// points (4 at a time, strided by 4 x block; one at a time when n % 4 != 0), runs of `run`
+// work-items are combined by a pairwise tree (copy l + copy l + run/2, then ...), the runs
+// are added in order, and a final work-group of final_block work-items adds the groups:
+// each work-item the groups l, l + final_block, ... in order, then a pairwise tree; then
+// one division.
 float run_tree(std::vector<float> v) {  // v.size() a power of two
     for (std::size_t h = v.size() / 2; h > 0; h /= 2)
         for (std::size_t l = 0; l < h; ++l) v[l] += v[l + h];
@@ -146,14 +147,15 @@ float run_tree(std::vector<float> v) {  // v.size() a power of two
 }
 
 std::vector<float> emulate_update(const std::vector<float>& x, km::Shape s, const std::vector<std::int32_t>& labels,
-                                  const std::vector<float>& prev, std::int64_t chunk, int block, int run = 32) {
+                                  const std::vector<float>& prev, std::int64_t chunk, int block, int final_block,
+                                  int run = 32) {
     const int d = s.d, k = s.k;
     const std::int64_t groups = (s.n + chunk - 1) / chunk;
     const std::int64_t step = s.n % 4 == 0 ? 4 : 1;  // float4 steps, or one point at a time
     std::vector<float> psum(std::size_t(groups) * k * d);
     std::vector<int> pcount(std::size_t(groups) * k);
-    std::vector<float> acc(static_cast<std::size_t>(block));
-    std::vector<int> cnt(static_cast<std::size_t>(block));
+    std::vector<float> acc(static_cast<std::size_t>(final_block));
+    std::vector<int> cnt(static_cast<std::size_t>(final_block));
     for (std::int64_t g = 0; g < groups; ++g) {
         const std::int64_t begin = g * chunk, end = std::min(s.n, begin + chunk);
         for (int j = 0; j < k; ++j)
@@ -178,14 +180,15 @@ std::vector<float> emulate_update(const std::vector<float>& x, km::Shape s, cons
     std::vector<float> out(std::size_t(k) * d);
     for (int v = 0; v < k * d; ++v) {
         const int j = v / d;
-        for (int t = 0; t < block; ++t) {
+        for (int t = 0; t < final_block; ++t) {
             float a = 0;
             int cn = 0;
-            for (std::int64_t g = t; g < groups; g += block) a += psum[std::size_t(v) * groups + g], cn += pcount[std::size_t(j) * groups + g];
+            for (std::int64_t g = t; g < groups; g += final_block)
+                a += psum[std::size_t(v) * groups + g], cn += pcount[std::size_t(j) * groups + g];
             acc[t] = a;
             cnt[t] = cn;
         }
-        for (int h = block / 2; h > 0; h /= 2)
+        for (int h = final_block / 2; h > 0; h /= 2)
             for (int t = 0; t < h; ++t) acc[t] += acc[t + h], cnt[t] += cnt[t + h];
         out[v] = cnt[0] > 0 ? acc[0] / float(cnt[0]) : prev[v];
     }
@@ -200,7 +203,7 @@ TEST(KmeansTolerance, EmulatedFloatUpdatePassesAndAPerturbedOneFails) {
     const km::Step st = km::assign_step(b.points.data(), s, prev.data(), nullptr, labels.data());
     const std::int64_t chunk = 4096;
     const int block = 64;
-    const auto got = emulate_update(b.points, s, labels, prev, chunk, block);
+    const auto got = emulate_update(b.points, s, labels, prev, chunk, block, block);
     const int depth = km::summation_depth(chunk, block, (s.n + chunk - 1) / chunk, block);
     const km::Step own = km::assign_step(b.points.data(), s, prev.data(), labels.data());
     const km::CentroidCheck ok = km::check_centroids(own, b.points.data(), s, prev.data(), got.data(), depth);
@@ -373,7 +376,7 @@ TEST_F(KmeansOnPocl, UpdateAddsInTheDocumentedOrder) {
         std::memcpy(labels.data(), out["labels"].data.data(), labels.size() * 4);
         const std::int64_t groups = std::clamp<std::int64_t>((s.n + km::kMinChunk - 1) / km::kMinChunk, 1, km::kMaxGroups);
         const std::int64_t chunk = ((s.n + groups - 1) / groups + 3) / 4 * 4;
-        const auto want = emulate_update(x, s, labels, init, chunk, int(km::kBlock), int(km::kRun));
+        const auto want = emulate_update(x, s, labels, init, chunk, int(km::kPartialBlock), int(km::kBlock), int(km::kRun));
         for (std::size_t i = 0; i < want.size(); ++i) EXPECT_EQ(got[i], want[i]) << "coordinate " << i;
     }
 }

@@ -17,15 +17,17 @@
 #ifndef KM_BLOCK
 #error "KM_BLOCK must come from the host (programs/kmeans/tuning.hpp)"
 #endif
+#ifndef KM_PARTIAL_BLOCK
+#error "KM_PARTIAL_BLOCK must come from the host (programs/kmeans/tuning.hpp)"
+#endif
 #ifndef KM_RUN
 #error "KM_RUN must come from the host (programs/kmeans/tuning.hpp)"
 #endif
-#if KM_RUN != 32 || KM_BLOCK % KM_RUN != 0 || KM_KMAX > KM_RUN
-#error "KM_RUN must be 32 (km_group_round's tree), KM_BLOCK a multiple of it, KM_KMAX at most it"
+#if KM_RUN != 32 || KM_PARTIAL_BLOCK % KM_RUN != 0 || KM_PARTIAL_BLOCK / KM_RUN > KM_RUN || KM_KMAX > KM_RUN
+#error "KM_RUN must be 32 (km_group_round's tree), KM_PARTIAL_BLOCK a multiple of it up to 32 runs, KM_KMAX <= 32"
 #endif
 
-#define KM_RUNS (KM_BLOCK / KM_RUN)                  // runs of work-items per group
-#define KM_VALUE_STRIDE (KM_RUNS * (KM_RUN + 1))     // one staged value of every work-item
+#define KM_RUNS (KM_PARTIAL_BLOCK / KM_RUN)  // runs of work-items per group
 
 static inline float km_lane(float4 v, const int p)
 {
@@ -35,51 +37,6 @@ static inline float km_lane(float4 v, const int p)
 static inline int km_lane_int(int4 v, const int p)
 {
     return p == 0 ? v.x : p == 1 ? v.y : p == 2 ? v.z : v.w;
-}
-
-// ---- Group sums ---------------------------------------------------------------------------
-// Every work-item stages up to KM_RUN values; km_group_round adds each value over the group:
-// work-item (v, r) adds the KM_RUN values of run r (work-items r*KM_RUN ...) in a pairwise
-// tree, then work-item v adds the runs in order. A run's values sit KM_RUN + 1 floats apart
-// from the next run's, so the KM_RUN work-items of a warp that read one word each per step
-// read different banks. scratch holds KM_RUN * KM_VALUE_STRIDE floats, runs KM_BLOCK.
-
-static inline void km_stage(__local float *scratch, int lid, int v, float value)
-{
-    scratch[v * KM_VALUE_STRIDE + (lid / KM_RUN) * (KM_RUN + 1) + lid % KM_RUN] = value;
-}
-
-// Returns the group's sum of value lid on work-items lid < KM_RUN (0 elsewhere); scratch
-// may be staged again as soon as it returns.
-static inline float km_group_round(__local float *scratch, __local float *runs, int lid)
-{
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const int v = lid / KM_RUNS, r = lid % KM_RUNS;
-    __local const float *src = scratch + v * KM_VALUE_STRIDE + r * (KM_RUN + 1);
-    // Five levels written out: a loop over them would leave t in memory (NVRTC). The first
-    // level reads its pairs straight from local memory.
-    float t[KM_RUN / 2];
-#pragma unroll
-    for (int l = 0; l < 16; ++l)
-        t[l] = src[l] + src[l + 16];
-#pragma unroll
-    for (int l = 0; l < 8; ++l)
-        t[l] += t[l + 8];
-#pragma unroll
-    for (int l = 0; l < 4; ++l)
-        t[l] += t[l + 4];
-    t[0] += t[2];
-    t[1] += t[3];
-    t[0] += t[1];
-    runs[v * KM_RUNS + r] = t[0];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    float s = 0.0f;
-    if (lid < KM_RUN) {
-        s = runs[lid * KM_RUNS];
-        for (int q = 1; q < KM_RUNS; ++q)
-            s += runs[lid * KM_RUNS + q];
-    }
-    return s;
 }
 
 // ---- Assignment ---------------------------------------------------------------------------
@@ -305,31 +262,77 @@ void kmeans_assign(__global const float *restrict points, __global const float *
 
 // ---- Update: per-group partial sums ---------------------------------------------------------
 
-// Group g sums the points [g*chunk, min(n, (g+1)*chunk)) per cluster. Counts travel as floats
-// through the sums: exact, since a group holds fewer than 2^24 points.
+// Group g (KM_PARTIAL_BLOCK work-items) sums the points [g*chunk, min(n, (g+1)*chunk)) per
+// cluster: each work-item keeps its own copy of every value (a cluster's sum of one feature,
+// or its count) in local memory, hist[km_slot(v, lid)], and adds each of its points to its
+// cluster's copies, in order. Reading and writing a copy the label picks costs 3 instructions
+// per value and needs neither registers per cluster nor atomics. Counts travel as floats:
+// exact, since a group holds fewer than 2^24 points.
 
-// d == D and n % 4 == 0: a work-item keeps KM x D sums and KM counts in registers and adds
-// each of its points to its cluster's (a compare and D+1 predicated adds per cluster: no
-// dynamic register indexing). KM is KM_KMAX / 2 or KM_KMAX, the smaller when k fits.
+// Work-item lid's copy of value v: the copies of one value are consecutive, so the work-items
+// of a warp updating their own copies hit 32 different banks whatever their labels.
+static inline int km_slot(int v, int lid)
+{
+    return v * KM_PARTIAL_BLOCK + lid;
+}
+
+// Adds values v0 .. v0+KM_RUN-1 (those below `values`) over the group in a fixed order:
+// work-item (c, r) adds run r's KM_RUN copies of value v0 + c (work-items r*KM_RUN ...) in a
+// pairwise tree, then work-item c adds the runs in order. Returns value v0 + lid's sum on
+// work-items lid < KM_RUN; hist may be written again as soon as it returns. Each work-item
+// reads its run rotated by its lane, (l + lid) % KM_RUN, so a warp's reads hit 32 banks;
+// the tree over a rotated run adds the same pairs (one operand order may swap, and float
+// addition commutes), so the sums are those of the plain tree, bit for bit.
+static inline float km_group_round(__local const float *hist, __local float *runs, int v0, int values, int lid)
+{
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int c = lid / KM_RUNS, r = lid % KM_RUNS;
+    float t0 = 0.0f;
+    if (v0 + c < values) {
+        __local const float *src = hist + (v0 + c) * KM_PARTIAL_BLOCK + r * KM_RUN;
+        // Five levels written out: a loop over them would leave t in memory (NVRTC). The
+        // first level reads its pairs straight from local memory.
+        float t[KM_RUN / 2];
+#pragma unroll
+        for (int l = 0; l < 16; ++l)
+            t[l] = src[(l + lid) % KM_RUN] + src[(l + 16 + lid) % KM_RUN];
+#pragma unroll
+        for (int l = 0; l < 8; ++l)
+            t[l] += t[l + 8];
+#pragma unroll
+        for (int l = 0; l < 4; ++l)
+            t[l] += t[l + 4];
+        t[0] += t[2];
+        t[1] += t[3];
+        t0 = t[0] + t[1];
+    }
+    runs[c * KM_RUNS + r] = t0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float s = 0.0f;
+    if (lid < KM_RUN) {
+        s = runs[lid * KM_RUNS];
+        for (int q = 1; q < KM_RUNS; ++q)
+            s += runs[lid * KM_RUNS + q];
+    }
+    return s;
+}
+
+// d == D and n % 4 == 0: every value at once, v = j*(D+1) + f (f == D: the count); hist
+// holds k*(D+1) values, runs KM_PARTIAL_BLOCK floats after them.
 static inline void km_partial_fixed(__global const float *restrict points, __global const int *restrict membership,
                                     __global float *restrict psums, __global int *restrict pcounts, int n, int k,
-                                    int chunk, const int D, const int KM, __local float *scratch)
+                                    int chunk, const int D, __local float *hist)
 {
     const int lid = (int)get_local_id(0);
     const int g = (int)get_group_id(0);
     const int groups = (int)get_num_groups(0);
     const int begin = g * chunk;
     const int end = min(n, begin + chunk);  // empty for trailing groups
-    float acc[KM_KMAX][4];
-    float cnt[KM_KMAX];
-#pragma unroll
-    for (int j = 0; j < KM_KMAX; ++j) {
-        cnt[j] = 0.0f;
-#pragma unroll
-        for (int f = 0; f < 4; ++f)
-            acc[j][f] = 0.0f;
-    }
-    for (int i = begin + 4 * lid; i < end; i += 4 * KM_BLOCK) {
+    const int values = k * (D + 1);
+    for (int v = 0; v < values; ++v)
+        hist[km_slot(v, lid)] = 0.0f;  // its own copies: no barrier before the adds
+#pragma unroll 2
+    for (int i = begin + 4 * lid; i < end; i += 4 * KM_PARTIAL_BLOCK) {
         const int4 m = *(__global const int4 *)(membership + i);
         float4 x[4];
 #pragma unroll
@@ -338,41 +341,18 @@ static inline void km_partial_fixed(__global const float *restrict points, __glo
                 x[f] = *(__global const float4 *)(points + f * n + i);
 #pragma unroll
         for (int p = 0; p < 4; ++p) {
-            const int mp = km_lane_int(m, p);
+            const int v = km_lane_int(m, p) * (D + 1);
 #pragma unroll
-            for (int j = 0; j < KM_KMAX; ++j) {
-                if (j < KM && mp == j) {
-                    cnt[j] += 1.0f;
-#pragma unroll
-                    for (int f = 0; f < 4; ++f)
-                        if (f < D)
-                            acc[j][f] += km_lane(x[f], p);
-                }
-            }
+            for (int f = 0; f < 4; ++f)
+                if (f < D)
+                    hist[km_slot(v + f, lid)] += km_lane(x[f], p);
+            hist[km_slot(v + D, lid)] += 1.0f;
         }
     }
-
-    // Value v = j*(D+1) + f is cluster j's sum of feature f, or its count for f == D; KM_RUN
-    // values per round (the rounds do not depend on k, so neither do the barriers).
-    __local float *runs = scratch + KM_RUN * KM_VALUE_STRIDE;
-    const int values = k * (D + 1);
-#pragma unroll
-    for (int v0 = 0; v0 < KM * (D + 1); v0 += KM_RUN) {
-#pragma unroll
-        for (int j = 0; j < KM_KMAX; ++j) {
-#pragma unroll
-            for (int f = 0; f <= 4; ++f) {  // 4 features at most, then the count
-                const int c = j * (D + 1) + f - v0;
-                if (j < KM && f <= D && c >= 0 && c < KM_RUN) {
-                    if (f < 4 && f < D)
-                        km_stage(scratch, lid, c, acc[j][f]);
-                    else
-                        km_stage(scratch, lid, c, cnt[j]);
-                }
-            }
-        }
-        const float s = km_group_round(scratch, runs, lid);
-        const int v = v0 + lid, j = v / (D + 1), f = v % (D + 1);
+    __local float *runs = hist + values * KM_PARTIAL_BLOCK;
+    for (int v0 = 0; v0 < values; v0 += KM_RUN) {
+        const float s = km_group_round(hist, runs, v0, values, lid);
+        const int v = v0 + lid, j = v / (D + 1), f = v - j * (D + 1);
         if (lid < KM_RUN && v < values) {
             if (f < D)
                 psums[(j * D + f) * groups + g] = s;
@@ -382,10 +362,10 @@ static inline void km_partial_fixed(__global const float *restrict points, __glo
     }
 }
 
-// Any d, any n: d + 1 passes (pass 0 counts, pass f+1 sums feature f), KM sums per work-item.
+// Any d, any n: d + 1 passes (pass 0 counts, pass f+1 sums feature f) of k values each.
 static inline void km_partial_any(__global const float *restrict points, __global const int *restrict membership,
                                   __global float *restrict psums, __global int *restrict pcounts, int n, int d, int k,
-                                  int chunk, const int KM, __local float *scratch)
+                                  int chunk, __local float *hist)
 {
     const int lid = (int)get_local_id(0);
     const int g = (int)get_group_id(0);
@@ -393,15 +373,13 @@ static inline void km_partial_any(__global const float *restrict points, __globa
     const int begin = g * chunk;
     const int end = min(n, begin + chunk);  // empty for trailing groups
     const int vec = (n & 3) == 0;           // then begin and end are multiples of 4
-    __local float *runs = scratch + KM_RUN * KM_VALUE_STRIDE;
+    __local float *runs = hist + k * KM_PARTIAL_BLOCK;
     for (int pass = 0; pass <= d; ++pass) {
         __global const float *row = points + (pass > 0 ? (pass - 1) * n : 0);
-        float acc[KM_KMAX];
-#pragma unroll
-        for (int j = 0; j < KM_KMAX; ++j)
-            acc[j] = 0.0f;
+        for (int j = 0; j < k; ++j)
+            hist[km_slot(j, lid)] = 0.0f;  // the last round's reads are behind its barrier
         if (vec) {
-            for (int i = begin + 4 * lid; i < end; i += 4 * KM_BLOCK) {
+            for (int i = begin + 4 * lid; i < end; i += 4 * KM_PARTIAL_BLOCK) {
                 const int4 m = *(__global const int4 *)(membership + i);
                 float4 x;
                 if (pass > 0) {
@@ -410,29 +388,14 @@ static inline void km_partial_any(__global const float *restrict points, __globa
                     x.x = 1.0f; x.y = 1.0f; x.z = 1.0f; x.w = 1.0f;
                 }
 #pragma unroll
-                for (int p = 0; p < 4; ++p) {
-                    const int mp = km_lane_int(m, p);
-                    const float xp = km_lane(x, p);
-#pragma unroll
-                    for (int j = 0; j < KM_KMAX; ++j)
-                        if (j < KM && mp == j)
-                            acc[j] += xp;
-                }
+                for (int p = 0; p < 4; ++p)
+                    hist[km_slot(km_lane_int(m, p), lid)] += km_lane(x, p);
             }
         } else {
-            for (int i = begin + lid; i < end; i += KM_BLOCK) {
-                const int m = membership[i];
-                const float x = pass > 0 ? row[i] : 1.0f;
-#pragma unroll
-                for (int j = 0; j < KM_KMAX; ++j)
-                    if (j < KM && m == j)
-                        acc[j] += x;
-            }
+            for (int i = begin + lid; i < end; i += KM_PARTIAL_BLOCK)
+                hist[km_slot(membership[i], lid)] += pass > 0 ? row[i] : 1.0f;
         }
-#pragma unroll
-        for (int j = 0; j < KM_KMAX; ++j)
-            km_stage(scratch, lid, j, acc[j]);
-        const float s = km_group_round(scratch, runs, lid);
+        const float s = km_group_round(hist, runs, 0, k, lid);
         if (lid < k) {
             if (pass == 0)
                 pcounts[lid * groups + g] = (int)s;
@@ -442,37 +405,28 @@ static inline void km_partial_any(__global const float *restrict points, __globa
     }
 }
 
-__kernel __attribute__((reqd_work_group_size(KM_BLOCK, 1, 1)))
+__kernel __attribute__((reqd_work_group_size(KM_PARTIAL_BLOCK, 1, 1)))
 void kmeans_partial(__global const float *restrict points, __global const int *restrict membership,
                     __global float *restrict psums, __global int *restrict pcounts, int n, int d, int k,
-                    int chunk, __local float *scratch)
+                    int chunk, __local float *hist)
 {
-    if (k <= KM_KMAX / 2)
-        km_partial_any(points, membership, psums, pcounts, n, d, k, chunk, KM_KMAX / 2, scratch);
-    else
-        km_partial_any(points, membership, psums, pcounts, n, d, k, chunk, KM_KMAX, scratch);
+    km_partial_any(points, membership, psums, pcounts, n, d, k, chunk, hist);
 }
 
-__kernel __attribute__((reqd_work_group_size(KM_BLOCK, 1, 1)))
+__kernel __attribute__((reqd_work_group_size(KM_PARTIAL_BLOCK, 1, 1)))
 void kmeans_partial_d2(__global const float *restrict points, __global const int *restrict membership,
                        __global float *restrict psums, __global int *restrict pcounts, int n, int d, int k,
-                       int chunk, __local float *scratch)
+                       int chunk, __local float *hist)
 {
-    if (k <= KM_KMAX / 2)
-        km_partial_fixed(points, membership, psums, pcounts, n, k, chunk, 2, KM_KMAX / 2, scratch);
-    else
-        km_partial_fixed(points, membership, psums, pcounts, n, k, chunk, 2, KM_KMAX, scratch);
+    km_partial_fixed(points, membership, psums, pcounts, n, k, chunk, 2, hist);
 }
 
-__kernel __attribute__((reqd_work_group_size(KM_BLOCK, 1, 1)))
+__kernel __attribute__((reqd_work_group_size(KM_PARTIAL_BLOCK, 1, 1)))
 void kmeans_partial_d4(__global const float *restrict points, __global const int *restrict membership,
                        __global float *restrict psums, __global int *restrict pcounts, int n, int d, int k,
-                       int chunk, __local float *scratch)
+                       int chunk, __local float *hist)
 {
-    if (k <= KM_KMAX / 2)
-        km_partial_fixed(points, membership, psums, pcounts, n, k, chunk, 4, KM_KMAX / 2, scratch);
-    else
-        km_partial_fixed(points, membership, psums, pcounts, n, k, chunk, 4, KM_KMAX, scratch);
+    km_partial_fixed(points, membership, psums, pcounts, n, k, chunk, 4, hist);
 }
 
 // ---- Update: finalize ---------------------------------------------------------------------

@@ -9,15 +9,17 @@
 #ifndef KM_BLOCK
 #error "KM_BLOCK must come from the host (programs/kmeans/tuning.hpp)"
 #endif
+#ifndef KM_PARTIAL_BLOCK
+#error "KM_PARTIAL_BLOCK must come from the host (programs/kmeans/tuning.hpp)"
+#endif
 #ifndef KM_RUN
 #error "KM_RUN must come from the host (programs/kmeans/tuning.hpp)"
 #endif
-#if KM_RUN != 32 || KM_BLOCK % KM_RUN != 0 || KM_KMAX > KM_RUN
-#error "KM_RUN must be 32 (km_group_round's tree), KM_BLOCK a multiple of it, KM_KMAX at most it"
+#if KM_RUN != 32 || KM_PARTIAL_BLOCK % KM_RUN != 0 || KM_PARTIAL_BLOCK / KM_RUN > KM_RUN || KM_KMAX > KM_RUN
+#error "KM_RUN must be 32 (km_group_round's tree), KM_PARTIAL_BLOCK a multiple of it up to 32 runs, KM_KMAX <= 32"
 #endif
 
-#define KM_RUNS (KM_BLOCK / KM_RUN)               // runs of threads per block
-#define KM_VALUE_STRIDE (KM_RUNS * (KM_RUN + 1))  // one staged value of every thread
+#define KM_RUNS (KM_PARTIAL_BLOCK / KM_RUN)  // runs of threads per block
 
 extern __shared__ __align__(16) unsigned char km_smem[];
 
@@ -27,38 +29,6 @@ static __device__ __forceinline__ float km_lane(float4 v, const int p) {
 
 static __device__ __forceinline__ int km_lane_int(int4 v, const int p) {
     return p == 0 ? v.x : p == 1 ? v.y : p == 2 ? v.z : v.w;
-}
-
-// ---- Group sums (see kernels.cl) ------------------------------------------------------------
-
-static __device__ __forceinline__ void km_stage(float* scratch, int lid, int v, float value) {
-    scratch[v * KM_VALUE_STRIDE + (lid / KM_RUN) * (KM_RUN + 1) + lid % KM_RUN] = value;
-}
-
-static __device__ __forceinline__ float km_group_round(const float* scratch, float* runs, int lid) {
-    __syncthreads();
-    const int v = lid / KM_RUNS, r = lid % KM_RUNS;
-    const float* src = scratch + v * KM_VALUE_STRIDE + r * (KM_RUN + 1);
-    // Five levels written out: a loop over them would leave t in memory (NVRTC). The first
-    // level reads its pairs straight from shared memory.
-    float t[KM_RUN / 2];
-#pragma unroll
-    for (int l = 0; l < 16; ++l) t[l] = src[l] + src[l + 16];
-#pragma unroll
-    for (int l = 0; l < 8; ++l) t[l] += t[l + 8];
-#pragma unroll
-    for (int l = 0; l < 4; ++l) t[l] += t[l + 4];
-    t[0] += t[2];
-    t[1] += t[3];
-    t[0] += t[1];
-    runs[v * KM_RUNS + r] = t[0];
-    __syncthreads();
-    float s = 0.0f;
-    if (lid < KM_RUN) {
-        s = runs[lid * KM_RUNS];
-        for (int q = 1; q < KM_RUNS; ++q) s += runs[lid * KM_RUNS + q];
-    }
-    return s;
 }
 
 // ---- Assignment ---------------------------------------------------------------------------
@@ -255,25 +225,51 @@ kmeans_assign(const float* __restrict__ points, const float* __restrict__ centro
 
 // ---- Update: per-block partial sums (see kernels.cl) ------------------------------------------
 
+static __device__ __forceinline__ int km_slot(int v, int lid) { return v * KM_PARTIAL_BLOCK + lid; }
+
+static __device__ __forceinline__ float km_group_round(const float* hist, float* runs, int v0, int values, int lid) {
+    __syncthreads();
+    const int c = lid / KM_RUNS, r = lid % KM_RUNS;
+    float t0 = 0.0f;
+    if (v0 + c < values) {
+        const float* src = hist + (v0 + c) * KM_PARTIAL_BLOCK + r * KM_RUN;
+        // Five levels written out: a loop over them would leave t in memory (NVRTC). The
+        // first level reads its pairs straight from shared memory, rotated by the lane.
+        float t[KM_RUN / 2];
+#pragma unroll
+        for (int l = 0; l < 16; ++l) t[l] = src[(l + lid) % KM_RUN] + src[(l + 16 + lid) % KM_RUN];
+#pragma unroll
+        for (int l = 0; l < 8; ++l) t[l] += t[l + 8];
+#pragma unroll
+        for (int l = 0; l < 4; ++l) t[l] += t[l + 4];
+        t[0] += t[2];
+        t[1] += t[3];
+        t0 = t[0] + t[1];
+    }
+    runs[c * KM_RUNS + r] = t0;
+    __syncthreads();
+    float s = 0.0f;
+    if (lid < KM_RUN) {
+        s = runs[lid * KM_RUNS];
+        for (int q = 1; q < KM_RUNS; ++q) s += runs[lid * KM_RUNS + q];
+    }
+    return s;
+}
+
 static __device__ __forceinline__ void km_partial_fixed(const float* __restrict__ points,
                                                         const int* __restrict__ membership, float* __restrict__ psums,
                                                         int* __restrict__ pcounts, int n, int k, int chunk,
-                                                        const int D, const int KM) {
-    float* scratch = reinterpret_cast<float*>(km_smem);
+                                                        const int D) {
+    float* hist = reinterpret_cast<float*>(km_smem);
     const int lid = threadIdx.x;
     const int g = blockIdx.x;
     const int groups = gridDim.x;
     const int begin = g * chunk;
     const int end = min(n, begin + chunk);  // empty for trailing blocks
-    float acc[KM_KMAX][4];
-    float cnt[KM_KMAX];
-#pragma unroll
-    for (int j = 0; j < KM_KMAX; ++j) {
-        cnt[j] = 0.0f;
-#pragma unroll
-        for (int f = 0; f < 4; ++f) acc[j][f] = 0.0f;
-    }
-    for (int i = begin + 4 * lid; i < end; i += 4 * KM_BLOCK) {
+    const int values = k * (D + 1);
+    for (int v = 0; v < values; ++v) hist[km_slot(v, lid)] = 0.0f;  // its own copies: no barrier
+#pragma unroll 2
+    for (int i = begin + 4 * lid; i < end; i += 4 * KM_PARTIAL_BLOCK) {
         const int4 m = __ldg(reinterpret_cast<const int4*>(membership + i));
         float4 x[4];
 #pragma unroll
@@ -281,38 +277,17 @@ static __device__ __forceinline__ void km_partial_fixed(const float* __restrict_
             if (f < D) x[f] = __ldg(reinterpret_cast<const float4*>(points + f * n + i));
 #pragma unroll
         for (int p = 0; p < 4; ++p) {
-            const int mp = km_lane_int(m, p);
+            const int v = km_lane_int(m, p) * (D + 1);
 #pragma unroll
-            for (int j = 0; j < KM_KMAX; ++j) {
-                if (j < KM && mp == j) {
-                    cnt[j] += 1.0f;
-#pragma unroll
-                    for (int f = 0; f < 4; ++f)
-                        if (f < D) acc[j][f] += km_lane(x[f], p);
-                }
-            }
+            for (int f = 0; f < 4; ++f)
+                if (f < D) hist[km_slot(v + f, lid)] += km_lane(x[f], p);
+            hist[km_slot(v + D, lid)] += 1.0f;
         }
     }
-
-    float* runs = scratch + KM_RUN * KM_VALUE_STRIDE;
-    const int values = k * (D + 1);
-#pragma unroll
-    for (int v0 = 0; v0 < KM * (D + 1); v0 += KM_RUN) {
-#pragma unroll
-        for (int j = 0; j < KM_KMAX; ++j) {
-#pragma unroll
-            for (int f = 0; f <= 4; ++f) {  // 4 features at most, then the count
-                const int c = j * (D + 1) + f - v0;
-                if (j < KM && f <= D && c >= 0 && c < KM_RUN) {
-                    if (f < 4 && f < D)
-                        km_stage(scratch, lid, c, acc[j][f]);
-                    else
-                        km_stage(scratch, lid, c, cnt[j]);
-                }
-            }
-        }
-        const float s = km_group_round(scratch, runs, lid);
-        const int v = v0 + lid, j = v / (D + 1), f = v % (D + 1);
+    float* runs = hist + values * KM_PARTIAL_BLOCK;
+    for (int v0 = 0; v0 < values; v0 += KM_RUN) {
+        const float s = km_group_round(hist, runs, v0, values, lid);
+        const int v = v0 + lid, j = v / (D + 1), f = v - j * (D + 1);
         if (lid < KM_RUN && v < values) {
             if (f < D)
                 psums[(j * D + f) * groups + g] = s;
@@ -324,47 +299,31 @@ static __device__ __forceinline__ void km_partial_fixed(const float* __restrict_
 
 static __device__ __forceinline__ void km_partial_any(const float* __restrict__ points,
                                                       const int* __restrict__ membership, float* __restrict__ psums,
-                                                      int* __restrict__ pcounts, int n, int d, int k, int chunk,
-                                                      const int KM) {
-    float* scratch = reinterpret_cast<float*>(km_smem);
+                                                      int* __restrict__ pcounts, int n, int d, int k, int chunk) {
+    float* hist = reinterpret_cast<float*>(km_smem);
     const int lid = threadIdx.x;
     const int g = blockIdx.x;
     const int groups = gridDim.x;
     const int begin = g * chunk;
     const int end = min(n, begin + chunk);  // empty for trailing blocks
     const bool vec = (n & 3) == 0;          // then begin and end are multiples of 4
-    float* runs = scratch + KM_RUN * KM_VALUE_STRIDE;
+    float* runs = hist + k * KM_PARTIAL_BLOCK;
     for (int pass = 0; pass <= d; ++pass) {  // pass 0 counts, pass f+1 sums feature f
         const float* row = points + (pass > 0 ? (pass - 1) * n : 0);
-        float acc[KM_KMAX];
-#pragma unroll
-        for (int j = 0; j < KM_KMAX; ++j) acc[j] = 0.0f;
+        for (int j = 0; j < k; ++j) hist[km_slot(j, lid)] = 0.0f;  // the last round's reads are behind its barrier
         if (vec) {
-            for (int i = begin + 4 * lid; i < end; i += 4 * KM_BLOCK) {
+            for (int i = begin + 4 * lid; i < end; i += 4 * KM_PARTIAL_BLOCK) {
                 const int4 m = __ldg(reinterpret_cast<const int4*>(membership + i));
                 const float4 x =
                     pass > 0 ? __ldg(reinterpret_cast<const float4*>(row + i)) : make_float4(1.0f, 1.0f, 1.0f, 1.0f);
 #pragma unroll
-                for (int p = 0; p < 4; ++p) {
-                    const int mp = km_lane_int(m, p);
-                    const float xp = km_lane(x, p);
-#pragma unroll
-                    for (int j = 0; j < KM_KMAX; ++j)
-                        if (j < KM && mp == j) acc[j] += xp;
-                }
+                for (int p = 0; p < 4; ++p) hist[km_slot(km_lane_int(m, p), lid)] += km_lane(x, p);
             }
         } else {
-            for (int i = begin + lid; i < end; i += KM_BLOCK) {
-                const int m = __ldg(membership + i);
-                const float x = pass > 0 ? __ldg(row + i) : 1.0f;
-#pragma unroll
-                for (int j = 0; j < KM_KMAX; ++j)
-                    if (j < KM && m == j) acc[j] += x;
-            }
+            for (int i = begin + lid; i < end; i += KM_PARTIAL_BLOCK)
+                hist[km_slot(__ldg(membership + i), lid)] += pass > 0 ? __ldg(row + i) : 1.0f;
         }
-#pragma unroll
-        for (int j = 0; j < KM_KMAX; ++j) km_stage(scratch, lid, j, acc[j]);
-        const float s = km_group_round(scratch, runs, lid);
+        const float s = km_group_round(hist, runs, 0, k, lid);
         if (lid < k) {
             if (pass == 0)
                 pcounts[lid * groups + g] = static_cast<int>(s);
@@ -374,31 +333,22 @@ static __device__ __forceinline__ void km_partial_any(const float* __restrict__ 
     }
 }
 
-extern "C" __global__ void __launch_bounds__(KM_BLOCK)
+extern "C" __global__ void __launch_bounds__(KM_PARTIAL_BLOCK)
 kmeans_partial(const float* __restrict__ points, const int* __restrict__ membership, float* __restrict__ psums,
                int* __restrict__ pcounts, int n, int d, int k, int chunk) {
-    if (k <= KM_KMAX / 2)
-        km_partial_any(points, membership, psums, pcounts, n, d, k, chunk, KM_KMAX / 2);
-    else
-        km_partial_any(points, membership, psums, pcounts, n, d, k, chunk, KM_KMAX);
+    km_partial_any(points, membership, psums, pcounts, n, d, k, chunk);
 }
 
-extern "C" __global__ void __launch_bounds__(KM_BLOCK)
+extern "C" __global__ void __launch_bounds__(KM_PARTIAL_BLOCK)
 kmeans_partial_d2(const float* __restrict__ points, const int* __restrict__ membership, float* __restrict__ psums,
                   int* __restrict__ pcounts, int n, int d, int k, int chunk) {
-    if (k <= KM_KMAX / 2)
-        km_partial_fixed(points, membership, psums, pcounts, n, k, chunk, 2, KM_KMAX / 2);
-    else
-        km_partial_fixed(points, membership, psums, pcounts, n, k, chunk, 2, KM_KMAX);
+    km_partial_fixed(points, membership, psums, pcounts, n, k, chunk, 2);
 }
 
-extern "C" __global__ void __launch_bounds__(KM_BLOCK)
+extern "C" __global__ void __launch_bounds__(KM_PARTIAL_BLOCK)
 kmeans_partial_d4(const float* __restrict__ points, const int* __restrict__ membership, float* __restrict__ psums,
                   int* __restrict__ pcounts, int n, int d, int k, int chunk) {
-    if (k <= KM_KMAX / 2)
-        km_partial_fixed(points, membership, psums, pcounts, n, k, chunk, 4, KM_KMAX / 2);
-    else
-        km_partial_fixed(points, membership, psums, pcounts, n, k, chunk, 4, KM_KMAX);
+    km_partial_fixed(points, membership, psums, pcounts, n, k, chunk, 4);
 }
 
 // ---- Update: finalize (see kernels.cl) --------------------------------------------------------

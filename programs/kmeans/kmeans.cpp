@@ -20,6 +20,7 @@ namespace km = tb::kmeans;
 
 using km::kBlock;
 using km::kKmax;
+using km::kPartialBlock;
 using km::kMaxGroups;
 using km::kMinChunk;
 using km::kPointsPerItem;
@@ -182,9 +183,10 @@ private:
 
     void launch_update(int t) {
         const std::size_t k = p_.s.k, d = p_.s.d;
-        dev_.launch(partial_, Dim3{std::uint32_t(p_.groups), 1, 1}, Dim3{kBlock, 1, 1},
+        const std::size_t values = p_.fixed_d ? k * (d + 1) : k;  // per work-item at a time (kernels.cl)
+        dev_.launch(partial_, Dim3{std::uint32_t(p_.groups), 1, 1}, Dim3{kPartialBlock, 1, 1},
                     Args(points_, labels_, psums_, pcounts_, std::int32_t(p_.s.n), std::int32_t(d), std::int32_t(k),
-                         std::int32_t(p_.chunk), LocalMem{km::kReduceFloats * sizeof(float)}));
+                         std::int32_t(p_.chunk), LocalMem{km::partial_local_floats(values) * sizeof(float)}));
         dev_.launch(finalize_, Dim3{std::uint32_t(k * d), 1, 1}, Dim3{kBlock, 1, 1},
                     Args(psums_, pcounts_, std::int32_t(p_.groups), centroids_in(t), offset_in(t), history_,
                          std::int32_t(t * k * d), std::int32_t(d), std::int32_t(k),
@@ -236,7 +238,7 @@ private:
     // reference.hpp); the last one also checks the device's labels.
     Validation validate_full() {
         const std::size_t kd = std::size_t(p_.s.k) * p_.s.d;
-        const int depth = km::summation_depth(p_.chunk, int(kBlock), p_.groups, int(kBlock));
+        const int depth = km::summation_depth(p_.chunk, int(kPartialBlock), p_.groups, int(kBlock));
         km::Step last;
         km::CentroidCheck worst;
         double worst_ratio = -1;
@@ -303,7 +305,7 @@ public:
     bool iterative() const override { return true; }
     std::vector<std::string> defines() const override {
         return {"KM_KMAX=" + std::to_string(kKmax), "KM_BLOCK=" + std::to_string(kBlock),
-                "KM_RUN=" + std::to_string(km::kRun)};
+                "KM_PARTIAL_BLOCK=" + std::to_string(kPartialBlock), "KM_RUN=" + std::to_string(km::kRun)};
     }
     std::uint64_t device_bytes(const Dataset& d, const std::string& variant) const override {
         return bytes_needed(make_plan(d), full_variant(variant));
