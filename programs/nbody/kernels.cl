@@ -14,8 +14,7 @@
 // buffers keeps steps race-free.
 //
 // Per interaction the loop issues 3 subtractions, 3 fma (r2), one rsqrt, 3 multiplications
-// and 3 fma (the accumulation), plus one local load shared by the item's bodies
-// (nb_interact).
+// and 3 fma (the accumulation), plus one local load shared by the item's bodies.
 
 #ifndef NBODY_BODIES_PER_ITEM
 #error "NBODY_BODIES_PER_ITEM must come from the host (programs/nbody/tuning.hpp)"
@@ -52,21 +51,6 @@ static inline float4 nb_body_or_empty(__global const float4 *restrict pos, int j
         b.x = 0.0f; b.y = 0.0f; b.z = 0.0f; b.w = 0.0f;
     }
     return b;
-}
-
-// Body q's pull on body (px, py, pz), added to (ax, ay, az): 3 subtractions, 3 fma (r2), the
-// rsqrt, 3 multiplications and 3 fma.
-static inline void nb_interact(float4 q, float px, float py, float pz, float eps2, float *ax, float *ay, float *az)
-{
-    const float dx = q.x - px;
-    const float dy = q.y - py;
-    const float dz = q.z - pz;
-    const float r2 = fma(dx, dx, fma(dy, dy, fma(dz, dz, eps2)));
-    const float inv = nb_rsqrt(r2);
-    const float s = (q.w * inv) * (inv * inv);  // two independent products
-    *ax = fma(dx, s, *ax);
-    *ay = fma(dy, s, *ay);
-    *az = fma(dz, s, *az);
 }
 
 static inline void nb_integrate(int i, float ax, float ay, float az, float dt, __global const float4 *restrict pos_in,
@@ -116,28 +100,24 @@ __kernel void nbody_step(__global const float4 *restrict pos_in,
         barrier(CLK_LOCAL_MEM_FENCE);
         // Prefetch the next super-tile's body: its latency hides behind this tile's math.
         next = nb_body_or_empty(pos_in, base + stride + slot, n);
-        // Both orders below add the same terms in the same order (each body's sum runs over j);
-        // they differ only in how the compilers schedule them. Sliced groups (Q > 1, several
-        // groups per compute unit) are issue-bound and schedule best body by body; the classic
-        // tiling runs fewer groups than compute units on 100k bodies, where latency is exposed
-        // and tile body by tile body gives each step NB independent chains.
-        if (Q > 1) {
-            for (int jj = 0; jj < T; jj += NBODY_UNROLL) {
+        // Body by body, NBODY_UNROLL tile bodies at a time: each body's sum runs over j in
+        // order. (Tile body by tile body, the same terms in the same order, ran 5-6 percent
+        // slower on cuda-prelude and opencl: docs/programs/nbody.md.)
+        for (int jj = 0; jj < T; jj += NBODY_UNROLL) {
 #pragma unroll
-                for (int k = 0; k < NB; ++k) {
-#pragma unroll
-                    for (int u = 0; u < NBODY_UNROLL; ++u)  // slice[]: one address per step, a broadcast
-                        nb_interact(slice[jj + u], px[k], py[k], pz[k], eps2, &ax[k], &ay[k], &az[k]);
-                }
-            }
-        } else {
-            for (int jj = 0; jj < T; jj += NBODY_UNROLL) {
+            for (int k = 0; k < NB; ++k) {
 #pragma unroll
                 for (int u = 0; u < NBODY_UNROLL; ++u) {
-                    const float4 q = slice[jj + u];
-#pragma unroll
-                    for (int k = 0; k < NB; ++k)
-                        nb_interact(q, px[k], py[k], pz[k], eps2, &ax[k], &ay[k], &az[k]);
+                    const float4 q = slice[jj + u];  // the same address for every item: a broadcast
+                    const float dx = q.x - px[k];
+                    const float dy = q.y - py[k];
+                    const float dz = q.z - pz[k];
+                    const float r2 = fma(dx, dx, fma(dy, dy, fma(dz, dz, eps2)));
+                    const float inv = nb_rsqrt(r2);
+                    const float s = (q.w * inv) * (inv * inv);  // two independent products
+                    ax[k] = fma(dx, s, ax[k]);
+                    ay[k] = fma(dy, s, ay[k]);
+                    az[k] = fma(dz, s, az[k]);
                 }
             }
         }

@@ -37,20 +37,6 @@ __device__ __forceinline__ float4 nb_body_or_empty(const float4* __restrict__ po
     return j < n ? __ldg(pos + j) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
 }
 
-// Body q's pull on body (px, py, pz), added to (ax, ay, az).
-__device__ __forceinline__ void nb_interact(float4 q, float px, float py, float pz, float eps2, float* ax, float* ay,
-                                            float* az) {
-    const float dx = q.x - px;
-    const float dy = q.y - py;
-    const float dz = q.z - pz;
-    const float r2 = fmaf(dx, dx, fmaf(dy, dy, fmaf(dz, dz, eps2)));
-    const float inv = nb_rsqrt(r2);
-    const float s = (q.w * inv) * (inv * inv);  // two independent products
-    *ax = fmaf(dx, s, *ax);
-    *ay = fmaf(dy, s, *ay);
-    *az = fmaf(dz, s, *az);
-}
-
 __device__ __forceinline__ void nb_integrate(int i, float ax, float ay, float az, float dt,
                                              const float4* __restrict__ pos_in, const float4* __restrict__ vel_in,
                                              float4* __restrict__ pos_out, float4* __restrict__ vel_out) {
@@ -98,23 +84,24 @@ nbody_step(const float4* __restrict__ pos_in, const float4* __restrict__ vel_in,
         __syncthreads();
         // Prefetch the next super-tile's body: its latency hides behind this tile's math.
         next = nb_body_or_empty(pos_in, base + stride + slot, n);
-        // The same two orders as kernels.cl (see there for why).
-        if (Q > 1) {
-            for (int jj = 0; jj < T; jj += NBODY_UNROLL) {
+        // Body by body, NBODY_UNROLL tile bodies at a time: each body's sum runs over j in
+        // order. (Tile body by tile body, the same terms in the same order, ran 5-6 percent
+        // slower on cuda-prelude and opencl: docs/programs/nbody.md.)
+        for (int jj = 0; jj < T; jj += NBODY_UNROLL) {
 #pragma unroll
-                for (int k = 0; k < NB; ++k) {
-#pragma unroll
-                    for (int u = 0; u < NBODY_UNROLL; ++u)  // slice[]: one address per step, a broadcast
-                        nb_interact(slice[jj + u], px[k], py[k], pz[k], eps2, &ax[k], &ay[k], &az[k]);
-                }
-            }
-        } else {
-            for (int jj = 0; jj < T; jj += NBODY_UNROLL) {
+            for (int k = 0; k < NB; ++k) {
 #pragma unroll
                 for (int u = 0; u < NBODY_UNROLL; ++u) {
-                    const float4 q = slice[jj + u];
-#pragma unroll
-                    for (int k = 0; k < NB; ++k) nb_interact(q, px[k], py[k], pz[k], eps2, &ax[k], &ay[k], &az[k]);
+                    const float4 q = slice[jj + u];  // the same address for every thread: a broadcast
+                    const float dx = q.x - px[k];
+                    const float dy = q.y - py[k];
+                    const float dz = q.z - pz[k];
+                    const float r2 = fmaf(dx, dx, fmaf(dy, dy, fmaf(dz, dz, eps2)));
+                    const float inv = nb_rsqrt(r2);
+                    const float s = (q.w * inv) * (inv * inv);  // two independent products
+                    ax[k] = fmaf(dx, s, ax[k]);
+                    ay[k] = fmaf(dy, s, ay[k]);
+                    az[k] = fmaf(dz, s, az[k]);
                 }
             }
         }
