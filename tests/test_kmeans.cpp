@@ -381,6 +381,29 @@ TEST_F(KmeansOnPocl, UpdateAddsInTheDocumentedOrder) {
     }
 }
 
+// The tuning constants come from tuning.hpp only: each reaches the kernels as a define and
+// kernels.cl refuses to build without them.
+TEST_F(KmeansOnPocl, TuningConstantsComeFromTheHost) {
+    const Program& p = find_program("kmeans");
+    const std::vector<std::string> want = {"KM_KMAX=" + std::to_string(km::kKmax),
+                                           "KM_BLOCK=" + std::to_string(km::kBlock),
+                                           "KM_PARTIAL_BLOCK=" + std::to_string(km::kPartialBlock),
+                                           "KM_RUN=" + std::to_string(km::kRun)};
+    EXPECT_EQ(p.defines(), want);
+    for (std::size_t skip = 0; skip < want.size(); ++skip) {
+        CompileOptions co;
+        for (std::size_t i = 0; i < want.size(); ++i)
+            if (i != skip) co.defines.push_back(want[i]);
+        const std::string name = want[skip].substr(0, want[skip].find('='));
+        try {
+            device_->compile(program_source(p, Dialect::OpenCL), co);
+            ADD_FAILURE() << "kernels.cl built without " << name;
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find(name + " must come from the host"), std::string::npos) << e.what();
+        }
+    }
+}
+
 TEST_F(KmeansOnPocl, RunsAreBitwiseRepeatableAndFindTheBlobs) {
     const Dataset ds = shape(8000, 2, 4, 10);
     Validation v1, v2;

@@ -85,7 +85,7 @@ nbody_step(const float4* __restrict__ pos_in, const float4* __restrict__ vel_in,
         // Prefetch the next super-tile's body: its latency hides behind this tile's math.
         next = nb_body_or_empty(pos_in, base + stride + slot, n);
         // Body by body, NBODY_UNROLL tile bodies at a time: each body's sum runs over j in
-        // order. (Tile body by tile body, the same terms in the same order, ran 5-6 percent
+        // order. (Tile body by tile body, the same terms in the same order, ran 6-8 percent
         // slower on cuda-prelude and opencl: docs/programs/nbody.md.)
         for (int jj = 0; jj < T; jj += NBODY_UNROLL) {
 #pragma unroll
