@@ -9,7 +9,7 @@
 // work-items read consecutive words; centroids cluster-major (centroids[off + j*d + f]);
 // partials coordinate-major (psums[(j*d + f)*groups + g], pcounts[j*groups + g]) so the
 // finalize reads them contiguously. The host guarantees: k <= KM_KMAX, work-groups of
-// KM_BLOCK, chunk a multiple of 4, n*d < 2^31. The _d2/_d4 kernels are used when d is 2 or
+// KM_BLOCK (kmeans_partial: KM_PARTIAL_BLOCK), chunk a multiple of 4, n*d < 2^31. The _d2/_d4 kernels are used when d is 2 or
 // 4 and n is a multiple of 4: their points live in registers as one float4 per feature.
 #ifndef KM_KMAX
 #error "KM_KMAX must come from the host (programs/kmeans/tuning.hpp)"
@@ -23,8 +23,8 @@
 #ifndef KM_RUN
 #error "KM_RUN must come from the host (programs/kmeans/tuning.hpp)"
 #endif
-#if KM_RUN != 32 || KM_PARTIAL_BLOCK % KM_RUN != 0 || KM_PARTIAL_BLOCK / KM_RUN > KM_RUN || KM_KMAX > KM_RUN
-#error "KM_RUN must be 32 (km_group_round's tree), KM_PARTIAL_BLOCK a multiple of it up to 32 runs, KM_KMAX <= 32"
+#if KM_RUN != 32 || KM_PARTIAL_BLOCK % KM_RUN != 0 || KM_KMAX > KM_RUN
+#error "KM_RUN must be 32 (km_group_round's tree), KM_PARTIAL_BLOCK a multiple of it, KM_KMAX at most it"
 #endif
 
 #define KM_RUNS (KM_PARTIAL_BLOCK / KM_RUN)  // runs of work-items per group

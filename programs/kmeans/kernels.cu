@@ -1,8 +1,9 @@
 // kmeans: kernels.cl's algorithm in CUDA C++, function for function (layouts, geometry,
 // summation order: see there). The dialects differ only in what CUDA can say and OpenCL C
-// cannot (docs/programs/kmeans.md, "Dialect differences"): __launch_bounds__(KM_BLOCK), __ldg
-// for the read-only loads, and one dynamic shared-memory block (km_smem) that holds what the
-// host's LocalMem arguments size for kernels.cl.
+// cannot (docs/programs/kmeans.md, "Dialect differences"): __launch_bounds__ (kernels.cl's
+// reqd_work_group_size, which the prelude turns into the same), __ldg for the read-only
+// loads, and one dynamic shared-memory block (km_smem) that holds what the host's LocalMem
+// arguments size for kernels.cl.
 #ifndef KM_KMAX
 #error "KM_KMAX must come from the host (programs/kmeans/tuning.hpp)"
 #endif
@@ -15,8 +16,8 @@
 #ifndef KM_RUN
 #error "KM_RUN must come from the host (programs/kmeans/tuning.hpp)"
 #endif
-#if KM_RUN != 32 || KM_PARTIAL_BLOCK % KM_RUN != 0 || KM_PARTIAL_BLOCK / KM_RUN > KM_RUN || KM_KMAX > KM_RUN
-#error "KM_RUN must be 32 (km_group_round's tree), KM_PARTIAL_BLOCK a multiple of it up to 32 runs, KM_KMAX <= 32"
+#if KM_RUN != 32 || KM_PARTIAL_BLOCK % KM_RUN != 0 || KM_KMAX > KM_RUN
+#error "KM_RUN must be 32 (km_group_round's tree), KM_PARTIAL_BLOCK a multiple of it, KM_KMAX at most it"
 #endif
 
 #define KM_RUNS (KM_PARTIAL_BLOCK / KM_RUN)  // runs of threads per block
