@@ -9,8 +9,9 @@
 // work-items read consecutive words; centroids cluster-major (centroids[off + j*d + f]);
 // partials coordinate-major (psums[(j*d + f)*groups + g], pcounts[j*groups + g]) so the
 // finalize reads them contiguously. The host guarantees: k <= KM_KMAX, work-groups of
-// KM_BLOCK (kmeans_partial: KM_PARTIAL_BLOCK), chunk a multiple of 4, n*d < 2^31. The _d2/_d4 kernels are used when d is 2 or
-// 4 and n is a multiple of 4: their points live in registers as one float4 per feature.
+// KM_BLOCK (kmeans_partial: KM_PARTIAL_BLOCK), chunk a multiple of 4, n*d < 2^31. The
+// _d2/_d4 kernels are used when d is 2 or 4 and n is a multiple of 4: their points live in
+// registers as one float4 per feature.
 #ifndef KM_KMAX
 #error "KM_KMAX must come from the host (programs/kmeans/tuning.hpp)"
 #endif
