@@ -28,7 +28,8 @@
 // compiler, and NVRTC under the prelude) the flush-to-zero approximation is exact here in
 // every math mode and skips the denormal fix-up that `rsqrt` carries (3 issue slots per
 // interaction). native_rsqrt would not do: NVIDIA's OpenCL keeps the fix-up in it, and
-// other platforms may give it fewer bits than the tolerance allows (PoCL: ~12).
+// other platforms may give it fewer bits than the tolerance allows (test_nbody fails with
+// it on PoCL).
 #if defined(__NV_CL_C_VERSION) || defined(__CUDA_ARCH__)
 static inline float nb_rsqrt(float x)
 {
