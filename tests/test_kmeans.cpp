@@ -3,6 +3,7 @@
 // suite's smallest dataset does not reach (d = 2, d = 34, n not a multiple of 4, k = 16, k = 1).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -12,6 +13,7 @@
 #include "backend.hpp"
 #include "kmeans/blobs.hpp"
 #include "kmeans/reference.hpp"
+#include "kmeans/tuning.hpp"
 #include "program.hpp"
 #include "rng.hpp"
 #include "shared_opencl_device.hpp"
@@ -132,47 +134,61 @@ TEST(KmeansTolerance, FloatLabelsNearTiesStayInTheAllowedSet) {
     EXPECT_GT(flips, 0u) << "no near tie was decided differently in float: the test exercises nothing";
 }
 
-// The OpenCL kernels' update, in float and in their order: each work-item adds its points
-// (4 at a time, strided by 4 x group), a pairwise tree combines the work-group, and a final
-// work-group does the same over the groups; then one division.
+// The kernels' update, in float and in their order (both dialects): each work-item adds its
+// points (4 at a time, strided by 4 x block; one at a time when n % 4 != 0), runs of `run`
+// work-items are combined by a pairwise tree (copy l + copy l + run/2, then ...), the runs
+// are added in order, and a final work-group of final_block work-items adds the groups:
+// each work-item the groups l, l + final_block, ... in order, then a pairwise tree; then
+// one division.
+float run_tree(std::vector<float> v) {  // v.size() a power of two
+    for (std::size_t h = v.size() / 2; h > 0; h /= 2)
+        for (std::size_t l = 0; l < h; ++l) v[l] += v[l + h];
+    return v[0];
+}
+
 std::vector<float> emulate_update(const std::vector<float>& x, km::Shape s, const std::vector<std::int32_t>& labels,
-                                  const std::vector<float>& prev, std::int64_t chunk, int block) {
+                                  const std::vector<float>& prev, std::int64_t chunk, int block, int final_block,
+                                  int run = 32) {
     const int d = s.d, k = s.k;
     const std::int64_t groups = (s.n + chunk - 1) / chunk;
+    const std::int64_t step = s.n % 4 == 0 ? 4 : 1;  // float4 steps, or one point at a time
     std::vector<float> psum(std::size_t(groups) * k * d);
     std::vector<int> pcount(std::size_t(groups) * k);
-    std::vector<float> acc(static_cast<std::size_t>(block));
-    std::vector<int> cnt(static_cast<std::size_t>(block));
+    std::vector<float> acc(static_cast<std::size_t>(final_block));
+    std::vector<int> cnt(static_cast<std::size_t>(final_block));
     for (std::int64_t g = 0; g < groups; ++g) {
         const std::int64_t begin = g * chunk, end = std::min(s.n, begin + chunk);
         for (int j = 0; j < k; ++j)
             for (int f = -1; f < d; ++f) {
+                std::vector<float> item(static_cast<std::size_t>(block));
                 for (int t = 0; t < block; ++t) {
                     float a = 0;
-                    int cn = 0;
-                    for (std::int64_t i = begin + 4 * t; i < end; i += 4 * block)
-                        for (std::int64_t q = i; q < std::min(i + 4, end); ++q)
-                            if (labels[q] == j) f < 0 ? void(++cn) : void(a += x[std::size_t(f) * s.n + q]);
-                    acc[t] = a;
-                    cnt[t] = cn;
+                    for (std::int64_t i = begin + step * t; i < end; i += step * block)
+                        for (std::int64_t q = i; q < std::min(i + step, end); ++q)
+                            if (labels[q] == j) a += f < 0 ? 1.0f : x[std::size_t(f) * s.n + q];
+                    item[t] = a;
                 }
-                for (int h = block / 2; h > 0; h /= 2)
-                    for (int t = 0; t < h; ++t) acc[t] += acc[t + h], cnt[t] += cnt[t + h];
-                if (f < 0) pcount[std::size_t(j) * groups + g] = cnt[0];
-                else psum[(std::size_t(j) * d + f) * groups + g] = acc[0];
+                float sum = 0;
+                for (int r = 0; r < block / run; ++r) {
+                    const float part = run_tree(std::vector<float>(item.begin() + r * run, item.begin() + (r + 1) * run));
+                    sum = r == 0 ? part : sum + part;
+                }
+                if (f < 0) pcount[std::size_t(j) * groups + g] = int(sum);
+                else psum[(std::size_t(j) * d + f) * groups + g] = sum;
             }
     }
     std::vector<float> out(std::size_t(k) * d);
     for (int v = 0; v < k * d; ++v) {
         const int j = v / d;
-        for (int t = 0; t < block; ++t) {
+        for (int t = 0; t < final_block; ++t) {
             float a = 0;
             int cn = 0;
-            for (std::int64_t g = t; g < groups; g += block) a += psum[std::size_t(v) * groups + g], cn += pcount[std::size_t(j) * groups + g];
+            for (std::int64_t g = t; g < groups; g += final_block)
+                a += psum[std::size_t(v) * groups + g], cn += pcount[std::size_t(j) * groups + g];
             acc[t] = a;
             cnt[t] = cn;
         }
-        for (int h = block / 2; h > 0; h /= 2)
+        for (int h = final_block / 2; h > 0; h /= 2)
             for (int t = 0; t < h; ++t) acc[t] += acc[t + h], cnt[t] += cnt[t + h];
         out[v] = cnt[0] > 0 ? acc[0] / float(cnt[0]) : prev[v];
     }
@@ -187,7 +203,7 @@ TEST(KmeansTolerance, EmulatedFloatUpdatePassesAndAPerturbedOneFails) {
     const km::Step st = km::assign_step(b.points.data(), s, prev.data(), nullptr, labels.data());
     const std::int64_t chunk = 4096;
     const int block = 64;
-    const auto got = emulate_update(b.points, s, labels, prev, chunk, block);
+    const auto got = emulate_update(b.points, s, labels, prev, chunk, block, block);
     const int depth = km::summation_depth(chunk, block, (s.n + chunk - 1) / chunk, block);
     const km::Step own = km::assign_step(b.points.data(), s, prev.data(), labels.data());
     const km::CentroidCheck ok = km::check_centroids(own, b.points.data(), s, prev.data(), got.data(), depth);
@@ -334,6 +350,56 @@ TEST_F(KmeansOnPocl, EveryKernelPathValidates) {
             run_once(*device_, *module_, shape(c.n, c.d, c.k, 4), variant, &v);
             EXPECT_TRUE(v.ok) << v.detail;
             EXPECT_GT(v.checked, std::size_t(c.n) - 1);
+        }
+    }
+}
+
+// The update's summation order is the documented one (emulate_update): one iteration's
+// centroids equal the emulation's bit for bit, for the fixed-d kernels (d = 4, k <= 8 and
+// k > 8) and the generic ones (d = 3, n not a multiple of 4). Groups as kmeans.cpp plans them.
+TEST_F(KmeansOnPocl, UpdateAddsInTheDocumentedOrder) {
+    struct Case {
+        std::int64_t n;
+        int d, k;
+    };
+    for (const Case c : {Case{20000, 4, 5}, Case{20000, 4, 12}, Case{9001, 3, 6}}) {
+        SCOPED_TRACE("n=" + std::to_string(c.n) + " d=" + std::to_string(c.d) + " k=" + std::to_string(c.k));
+        Validation v;
+        auto out = run_once(*device_, *module_, shape(c.n, c.d, c.k, 1), "full", &v);
+        ASSERT_TRUE(v.ok) << v.detail;
+        const km::Shape s{c.n, c.d, c.k};
+        std::vector<float> x(std::size_t(s.n) * s.d), init(std::size_t(s.k) * s.d), got(init.size());
+        std::vector<std::int32_t> labels(std::size_t(s.n));
+        std::memcpy(x.data(), out["points"].data.data(), x.size() * 4);
+        std::memcpy(init.data(), out["initial_centroids"].data.data(), init.size() * 4);
+        std::memcpy(got.data(), out["centroids"].data.data(), got.size() * 4);
+        std::memcpy(labels.data(), out["labels"].data.data(), labels.size() * 4);
+        const std::int64_t groups = std::clamp<std::int64_t>((s.n + km::kMinChunk - 1) / km::kMinChunk, 1, km::kMaxGroups);
+        const std::int64_t chunk = ((s.n + groups - 1) / groups + 3) / 4 * 4;
+        const auto want = emulate_update(x, s, labels, init, chunk, int(km::kPartialBlock), int(km::kBlock), int(km::kRun));
+        for (std::size_t i = 0; i < want.size(); ++i) EXPECT_EQ(got[i], want[i]) << "coordinate " << i;
+    }
+}
+
+// The tuning constants come from tuning.hpp only: each reaches the kernels as a define and
+// kernels.cl refuses to build without them.
+TEST_F(KmeansOnPocl, TuningConstantsComeFromTheHost) {
+    const Program& p = find_program("kmeans");
+    const std::vector<std::string> want = {"KM_KMAX=" + std::to_string(km::kKmax),
+                                           "KM_BLOCK=" + std::to_string(km::kBlock),
+                                           "KM_PARTIAL_BLOCK=" + std::to_string(km::kPartialBlock),
+                                           "KM_RUN=" + std::to_string(km::kRun)};
+    EXPECT_EQ(p.defines(), want);
+    for (std::size_t skip = 0; skip < want.size(); ++skip) {
+        CompileOptions co;
+        for (std::size_t i = 0; i < want.size(); ++i)
+            if (i != skip) co.defines.push_back(want[i]);
+        const std::string name = want[skip].substr(0, want[skip].find('='));
+        try {
+            device_->compile(program_source(p, Dialect::OpenCL), co);
+            ADD_FAILURE() << "kernels.cl built without " << name;
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find(name + " must come from the host"), std::string::npos) << e.what();
         }
     }
 }

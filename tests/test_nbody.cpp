@@ -4,6 +4,7 @@
 // the initial conditions, and the OpenCL kernel under every geometry shape on PoCL.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -273,7 +274,7 @@ TEST(NbodyGeometry, FillsTheDeviceAndKeepsTheKernelsContract) {
     }
     EXPECT_EQ(choose_geometry(1 << 24, 132, 1024).slices, 1u);
     EXPECT_EQ(choose_geometry(10000, 132, 1024).tile, kMinTile);
-    EXPECT_EQ(choose_geometry(1000000, 132, 1024).tile, 64u);  // docs/programs/nbody.md's H100 example
+    EXPECT_EQ(choose_geometry(1000000, 132, 1024).tile, 32u);  // docs/programs/nbody.md's H100 example
     const Geometry small_groups = choose_geometry(100000, 4, 64);
     EXPECT_LE(small_groups.tile * small_groups.slices, 64u);
     EXPECT_THROW(choose_geometry(1000, 4, 8), Error);
@@ -350,6 +351,42 @@ TEST_F(NbodyOnOpenCL, EveryGeometryMatchesTheReference) {
             }
         }
     }
+}
+
+// The tuning constants come from tuning.hpp only: every one reaches the kernels as a define,
+// kernels.cl refuses to build without them, and a kernel built for another bodies-per-item
+// count than the host launches with is caught by validation.
+TEST_F(NbodyOnOpenCL, TuningConstantsComeFromTheHost) {
+    if (!device_) {
+        if (std::getenv("CI")) FAIL() << "no OpenCL device in CI: " << reason_;
+        GTEST_SKIP() << "no OpenCL device: " << reason_;
+    }
+    const std::vector<std::string> defines = kernel_defines();
+    for (const std::string want : {"NBODY_BODIES_PER_ITEM=" + std::to_string(kBodiesPerItem),
+                                   "NBODY_GROUP_SIZE=" + std::to_string(kGroupSize),
+                                   "NBODY_UNROLL=" + std::to_string(kUnroll),
+                                   "NBODY_MIN_GROUPS_PER_UNIT=" + std::to_string(kMinGroupsPerUnit)})
+        EXPECT_NE(std::find(defines.begin(), defines.end(), want), defines.end()) << want;
+    EXPECT_EQ(find_program("nbody").defines(), defines);
+
+    const Source src = program_source(find_program("nbody"), Dialect::OpenCL);
+    try {
+        device_->compile(src, CompileOptions{});
+        ADD_FAILURE() << "kernels.cl built without the host's defines";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("NBODY_BODIES_PER_ITEM must come from the host"), std::string::npos)
+            << e.what();
+    }
+
+    CompileOptions two;
+    for (const std::string& d : defines)
+        two.defines.push_back(d.rfind("NBODY_BODIES_PER_ITEM=", 0) == 0 ? "NBODY_BODIES_PER_ITEM=2" : d);
+    auto module = device_->compile(src, two);
+    const InitialState s = make_initial_state(1000, 79);
+    const Validation v =
+        run_on_device(*device_, module->kernel("nbody_step"), fixed_geometry(1000, 16, 16), s, 1, simulate(s, 1, kParams));
+    EXPECT_FALSE(v.ok) << "a kernel integrating 2 bodies per item validated under a host that launches for "
+                       << kBodiesPerItem;
 }
 
 // The bound must hold under fast math too (-cl-fast-relaxed-math: approximations, reassociation).

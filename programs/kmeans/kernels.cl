@@ -1,74 +1,239 @@
 // kmeans: one Lloyd iteration is kmeans_assign (nearest centroid of every point),
-// kmeans_partial (per-work-group sums and counts per cluster, in local memory, no global
-// atomics) and kmeans_finalize (one work-group per centroid coordinate adds the groups'
-// partials). Every sum is taken in a fixed order, so a run is bitwise repeatable.
+// kmeans_partial (per-work-group sums and counts per cluster, no global atomics) and
+// kmeans_finalize (one work-group per centroid coordinate adds the groups' partials). Every
+// sum is taken in a fixed order, so a run is bitwise repeatable. kernels.cu is this
+// algorithm in CUDA C++, function for function; docs/programs/kmeans.md lists where the
+// two dialects differ and what each difference measured.
 //
 // Layouts: points feature-major (feature f of point i at points[f*n + i]) so consecutive
 // work-items read consecutive words; centroids cluster-major (centroids[off + j*d + f]);
 // partials coordinate-major (psums[(j*d + f)*groups + g], pcounts[j*groups + g]) so the
-// finalize reads them contiguously. The host guarantees: k <= KM_KMAX, power-of-two
-// work-groups, chunk a multiple of 4, n*d < 2^31. The _d2/_d4 kernels are the generic code
-// with d fixed, so the compiler unrolls the feature loops; the host uses them when d is 2
-// or 4 and n is a multiple of 4.
+// finalize reads them contiguously. The host guarantees: k <= KM_KMAX, work-groups of
+// KM_BLOCK (kmeans_partial: KM_PARTIAL_BLOCK), chunk a multiple of 4, n*d < 2^31. The
+// _d2/_d4 kernels are used when d is 2 or 4 and n is a multiple of 4: their points live in
+// registers as one float4 per feature.
 #ifndef KM_KMAX
-#define KM_KMAX 16  // the host passes -DKM_KMAX (Program::defines)
+#error "KM_KMAX must come from the host (programs/kmeans/tuning.hpp)"
+#endif
+#ifndef KM_BLOCK
+#error "KM_BLOCK must come from the host (programs/kmeans/tuning.hpp)"
+#endif
+#ifndef KM_PARTIAL_BLOCK
+#error "KM_PARTIAL_BLOCK must come from the host (programs/kmeans/tuning.hpp)"
+#endif
+#ifndef KM_RUN
+#error "KM_RUN must come from the host (programs/kmeans/tuning.hpp)"
+#endif
+#if KM_RUN != 32 || KM_PARTIAL_BLOCK % KM_RUN != 0 || KM_KMAX > KM_RUN
+#error "KM_RUN must be 32 (km_group_round's tree), KM_PARTIAL_BLOCK a multiple of it, KM_KMAX at most it"
 #endif
 
-// Each work-item of kmeans_assign handles 4 consecutive points: one float4 per feature
-// when n is a multiple of 4 (the host sizes the grid with the same 4).
-static inline void km_assign(__global const float *restrict points, __global const float *restrict centroids,
-                             int c_off, __global int *restrict membership, int n, const int d, int k,
-                             __local float *cent)
+#define KM_RUNS (KM_PARTIAL_BLOCK / KM_RUN)  // runs of work-items per group
+
+static inline float km_lane(float4 v, const int p)
+{
+    return p == 0 ? v.x : p == 1 ? v.y : p == 2 ? v.z : v.w;
+}
+
+static inline int km_lane_int(int4 v, const int p)
+{
+    return p == 0 ? v.x : p == 1 ? v.y : p == 2 ? v.z : v.w;
+}
+
+// ---- Assignment ---------------------------------------------------------------------------
+
+// Squared distance of point p of x (x[f]: feature f of 4 points) to centroid c.
+static inline float km_dist(const float4 *x, const float *c, const int D, const int p)
+{
+    float t = km_lane(x[0], p) - c[0];
+    float s = t * t;
+#pragma unroll
+    for (int f = 1; f < 4; ++f) {
+        if (f < D) {
+            t = km_lane(x[f], p) - c[f];
+            s = fma(t, t, s);
+        }
+    }
+    return s;
+}
+
+// d == D: the work-item's 4 points (one float4 per feature) are loaded before the group
+// stages its centroids, so the loads are in flight across the barrier.
+static inline void km_load_points(__global const float *restrict points, int n, int i0, int active, const int D,
+                                  float4 *x)
+{
+#pragma unroll
+    for (int f = 0; f < 4; ++f) {
+        x[f].x = 0.0f; x[f].y = 0.0f; x[f].z = 0.0f; x[f].w = 0.0f;
+    }
+    if (active) {
+#pragma unroll
+        for (int f = 0; f < 4; ++f)
+            if (f < D)
+                x[f] = *(__global const float4 *)(points + f * n + i0);
+    }
+}
+
+// A running minimum over the k centroids in local memory, each read as one vector (the same
+// address for every work-item: a broadcast) and compared with the 4 points; strict < keeps
+// the lowest index on ties.
+static inline void km_nearest4(const float4 *x, __local const float4 *cent, int k, int *idx)
+{
+    float best[4];
+    float c[4];
+    const float4 c0 = cent[0];
+    c[0] = c0.x; c[1] = c0.y; c[2] = c0.z; c[3] = c0.w;
+#pragma unroll
+    for (int p = 0; p < 4; ++p) {
+        best[p] = km_dist(x, c, 4, p);
+        idx[p] = 0;
+    }
+#pragma unroll 2
+    for (int j = 1; j < k; ++j) {
+        const float4 cj = cent[j];
+        c[0] = cj.x; c[1] = cj.y; c[2] = cj.z; c[3] = cj.w;
+#pragma unroll
+        for (int p = 0; p < 4; ++p) {
+            const float s = km_dist(x, c, 4, p);
+            if (s < best[p]) {
+                best[p] = s;
+                idx[p] = j;
+            }
+        }
+    }
+}
+
+static inline void km_nearest2(const float4 *x, __local const float2 *cent, int k, int *idx)
+{
+    float best[4];
+    float c[2];
+    const float2 c0 = cent[0];
+    c[0] = c0.x; c[1] = c0.y;
+#pragma unroll
+    for (int p = 0; p < 4; ++p) {
+        best[p] = km_dist(x, c, 2, p);
+        idx[p] = 0;
+    }
+#pragma unroll 2
+    for (int j = 1; j < k; ++j) {
+        const float2 cj = cent[j];
+        c[0] = cj.x; c[1] = cj.y;
+#pragma unroll
+        for (int p = 0; p < 4; ++p) {
+            const float s = km_dist(x, c, 2, p);
+            if (s < best[p]) {
+                best[p] = s;
+                idx[p] = j;
+            }
+        }
+    }
+}
+
+static inline void km_store_labels(__global int *restrict membership, int i0, const int *idx)
+{
+    int4 m;
+    m.x = idx[0]; m.y = idx[1]; m.z = idx[2]; m.w = idx[3];
+    *(__global int4 *)(membership + i0) = m;
+}
+
+__kernel __attribute__((reqd_work_group_size(KM_BLOCK, 1, 1)))
+void kmeans_assign_d4(__global const float *restrict points, __global const float *restrict centroids,
+                      int c_off, __global int *restrict membership, int n, int d, int k,
+                      __local float4 *cent)
 {
     const int lid = (int)get_local_id(0);
-    const int lsz = (int)get_local_size(0);
-    // Transposed into local memory, cent[f*KM_KMAX + j]: the cluster loop of one feature
-    // reads consecutive words.
-    for (int t = lid; t < k * d; t += lsz) {
+    const int i0 = ((int)get_group_id(0) * KM_BLOCK + lid) * 4;
+    const int active = i0 < n;
+    float4 x[4];
+    km_load_points(points, n, i0, active, 4, x);
+    for (int t = lid; t < k; t += KM_BLOCK)
+        cent[t] = *(__global const float4 *)(centroids + c_off + 4 * t);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (!active)
+        return;
+    int idx[4];
+    km_nearest4(x, cent, k, idx);
+    km_store_labels(membership, i0, idx);
+}
+
+__kernel __attribute__((reqd_work_group_size(KM_BLOCK, 1, 1)))
+void kmeans_assign_d2(__global const float *restrict points, __global const float *restrict centroids,
+                      int c_off, __global int *restrict membership, int n, int d, int k,
+                      __local float2 *cent)
+{
+    const int lid = (int)get_local_id(0);
+    const int i0 = ((int)get_group_id(0) * KM_BLOCK + lid) * 4;
+    const int active = i0 < n;
+    float4 x[4];
+    km_load_points(points, n, i0, active, 2, x);
+    for (int t = lid; t < k; t += KM_BLOCK)
+        cent[t] = *(__global const float2 *)(centroids + c_off + 2 * t);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (!active)
+        return;
+    int idx[4];
+    km_nearest2(x, cent, k, idx);
+    km_store_labels(membership, i0, idx);
+}
+
+// Any d, any n: four consecutive points per work-item (a float4 per feature when n % 4 == 0,
+// guarded scalars otherwise), distances to KM >= k centroids in registers, features streamed
+// one at a time against the centroids transposed in local memory (cent[f*KM_KMAX + j]).
+static inline void km_assign_any(__global const float *restrict points, __global const float *restrict centroids,
+                                 __global int *restrict membership, int n, int d, int k, const int KM,
+                                 __local float *cent)
+{
+    const int lid = (int)get_local_id(0);
+    for (int t = lid; t < k * d; t += KM_BLOCK) {
         const int j = t / d;
-        cent[(t - j * d) * KM_KMAX + j] = centroids[c_off + t];
+        cent[(t - j * d) * KM_KMAX + j] = centroids[t];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-
-    const int i0 = (int)get_global_id(0) * 4;
+    const int i0 = ((int)get_group_id(0) * KM_BLOCK + lid) * 4;
     if (i0 >= n)
         return;
     const int vec = (n & 3) == 0;
+
     float dist[4][KM_KMAX];
-    for (int p = 0; p < 4; ++p)
+#pragma unroll
+    for (int p = 0; p < 4; ++p) {
+#pragma unroll
         for (int j = 0; j < KM_KMAX; ++j)
             dist[p][j] = 0.0f;
-
+    }
     for (int f = 0; f < d; ++f) {
         __global const float *row = points + f * n;
-        float x[4];
+        float4 x;
         if (vec) {
-            const float4 v = *(__global const float4 *)(row + i0);
-            x[0] = v.x; x[1] = v.y; x[2] = v.z; x[3] = v.w;
+            x = *(__global const float4 *)(row + i0);
         } else {
-            for (int p = 0; p < 4; ++p)
-                x[p] = i0 + p < n ? row[i0 + p] : 0.0f;
+            x.x = row[i0];
+            x.y = i0 + 1 < n ? row[i0 + 1] : 0.0f;
+            x.z = i0 + 2 < n ? row[i0 + 2] : 0.0f;
+            x.w = i0 + 3 < n ? row[i0 + 3] : 0.0f;
         }
         __local const float *c = cent + f * KM_KMAX;
 #pragma unroll
         for (int j = 0; j < KM_KMAX; ++j) {
-            if (j < k) {
+            if (j < KM && j < k) {
                 const float cj = c[j];
+#pragma unroll
                 for (int p = 0; p < 4; ++p) {
-                    const float t = x[p] - cj;
-                    dist[p][j] += t * t;
+                    const float t = km_lane(x, p) - cj;
+                    dist[p][j] = fma(t, t, dist[p][j]);
                 }
             }
         }
     }
 
     int idx[4];
+#pragma unroll
     for (int p = 0; p < 4; ++p) {
         float best = dist[p][0];
         int b = 0;
 #pragma unroll
         for (int j = 1; j < KM_KMAX; ++j) {
-            if (j < k && dist[p][j] < best) {  // strict: ties go to the lowest index
+            if (j < KM && j < k && dist[p][j] < best) {  // strict: ties go to the lowest index
                 best = dist[p][j];
                 b = j;
             }
@@ -76,56 +241,146 @@ static inline void km_assign(__global const float *restrict points, __global con
         idx[p] = b;
     }
     if (vec) {
-        int4 m;
-        m.x = idx[0]; m.y = idx[1]; m.z = idx[2]; m.w = idx[3];
-        *(__global int4 *)(membership + i0) = m;
+        km_store_labels(membership, i0, idx);
     } else {
+#pragma unroll
         for (int p = 0; p < 4; ++p)
             if (i0 + p < n)
                 membership[i0 + p] = idx[p];
     }
 }
 
-// Adds acc[0..k) over the work-group in a fixed tree order; the sums end in
-// scratch[j*lsz]. scratch holds KM_KMAX*lsz floats.
-static inline void km_group_sum(const float *acc, int k, __local float *scratch, int lid, int lsz)
+__kernel __attribute__((reqd_work_group_size(KM_BLOCK, 1, 1)))
+void kmeans_assign(__global const float *restrict points, __global const float *restrict centroids,
+                   int c_off, __global int *restrict membership, int n, int d, int k,
+                   __local float *cent)
 {
-#pragma unroll
-    for (int j = 0; j < KM_KMAX; ++j)
-        if (j < k)
-            scratch[j * lsz + lid] = acc[j];
+    if (k <= KM_KMAX / 2)
+        km_assign_any(points, centroids + c_off, membership, n, d, k, KM_KMAX / 2, cent);
+    else
+        km_assign_any(points, centroids + c_off, membership, n, d, k, KM_KMAX, cent);
+}
+
+// ---- Update: per-group partial sums ---------------------------------------------------------
+
+// Group g (KM_PARTIAL_BLOCK work-items) sums the points [g*chunk, min(n, (g+1)*chunk)) per
+// cluster: each work-item keeps its own copy of every value (a cluster's sum of one feature,
+// or its count) in local memory, hist[km_slot(v, lid)], and adds each of its points to its
+// cluster's copies, in order. Reading and writing a copy the label picks costs 3 instructions
+// per value and needs neither registers per cluster nor atomics. Counts travel as floats:
+// exact, since a group holds fewer than 2^24 points.
+
+// Work-item lid's copy of value v: the copies of one value are consecutive, so the work-items
+// of a warp updating their own copies hit 32 different banks whatever their labels.
+static inline int km_slot(int v, int lid)
+{
+    return v * KM_PARTIAL_BLOCK + lid;
+}
+
+// Adds values v0 .. v0+KM_RUN-1 (those below `values`) over the group in a fixed order:
+// work-item (c, r) adds run r's KM_RUN copies of value v0 + c (work-items r*KM_RUN ...) in a
+// pairwise tree, then work-item c adds the runs in order. Returns value v0 + lid's sum on
+// work-items lid < KM_RUN; hist may be written again as soon as it returns. Each work-item
+// reads its run rotated by its lane, (l + lid) % KM_RUN, so a warp's reads hit 32 banks;
+// the tree over a rotated run adds the same pairs (one operand order may swap, and float
+// addition commutes), so the sums are those of the plain tree, bit for bit.
+static inline float km_group_round(__local const float *hist, __local float *runs, int v0, int values, int lid)
+{
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = lsz >> 1; s > 0; s >>= 1) {
-        if (lid < s) {
-            for (int j = 0; j < k; ++j)
-                scratch[j * lsz + lid] += scratch[j * lsz + lid + s];
+    const int c = lid / KM_RUNS, r = lid % KM_RUNS;
+    float t0 = 0.0f;
+    if (v0 + c < values) {
+        __local const float *src = hist + (v0 + c) * KM_PARTIAL_BLOCK + r * KM_RUN;
+        // Five levels written out: a loop over them would leave t in memory (NVRTC). The
+        // first level reads its pairs straight from local memory.
+        float t[KM_RUN / 2];
+#pragma unroll
+        for (int l = 0; l < 16; ++l)
+            t[l] = src[(l + lid) % KM_RUN] + src[(l + 16 + lid) % KM_RUN];
+#pragma unroll
+        for (int l = 0; l < 8; ++l)
+            t[l] += t[l + 8];
+#pragma unroll
+        for (int l = 0; l < 4; ++l)
+            t[l] += t[l + 4];
+        t[0] += t[2];
+        t[1] += t[3];
+        t0 = t[0] + t[1];
+    }
+    runs[c * KM_RUNS + r] = t0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float s = 0.0f;
+    if (lid < KM_RUN) {
+        s = runs[lid * KM_RUNS];
+        for (int q = 1; q < KM_RUNS; ++q)
+            s += runs[lid * KM_RUNS + q];
+    }
+    return s;
+}
+
+// d == D and n % 4 == 0: every value at once, v = j*(D+1) + f (f == D: the count); hist
+// holds k*(D+1) values, runs KM_PARTIAL_BLOCK floats after them.
+static inline void km_partial_fixed(__global const float *restrict points, __global const int *restrict membership,
+                                    __global float *restrict psums, __global int *restrict pcounts, int n, int k,
+                                    int chunk, const int D, __local float *hist)
+{
+    const int lid = (int)get_local_id(0);
+    const int g = (int)get_group_id(0);
+    const int groups = (int)get_num_groups(0);
+    const int begin = g * chunk;
+    const int end = min(n, begin + chunk);  // empty for trailing groups
+    const int values = k * (D + 1);
+    for (int v = 0; v < values; ++v)
+        hist[km_slot(v, lid)] = 0.0f;  // its own copies: no barrier before the adds
+#pragma unroll 2
+    for (int i = begin + 4 * lid; i < end; i += 4 * KM_PARTIAL_BLOCK) {
+        const int4 m = *(__global const int4 *)(membership + i);
+        float4 x[4];
+#pragma unroll
+        for (int f = 0; f < 4; ++f)
+            if (f < D)
+                x[f] = *(__global const float4 *)(points + f * n + i);
+#pragma unroll
+        for (int p = 0; p < 4; ++p) {
+            const int v = km_lane_int(m, p) * (D + 1);
+#pragma unroll
+            for (int f = 0; f < 4; ++f)
+                if (f < D)
+                    hist[km_slot(v + f, lid)] += km_lane(x[f], p);
+            hist[km_slot(v + D, lid)] += 1.0f;
         }
-        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    __local float *runs = hist + values * KM_PARTIAL_BLOCK;
+    for (int v0 = 0; v0 < values; v0 += KM_RUN) {
+        const float s = km_group_round(hist, runs, v0, values, lid);
+        const int v = v0 + lid, j = v / (D + 1), f = v - j * (D + 1);
+        if (lid < KM_RUN && v < values) {
+            if (f < D)
+                psums[(j * D + f) * groups + g] = s;
+            else
+                pcounts[j * groups + g] = (int)s;
+        }
     }
 }
 
-// Work-group g sums the points [g*chunk, min(n, (g+1)*chunk)) per cluster. Counts travel
-// as floats through the reduction: exact, since a group holds fewer than 2^24 points.
-static inline void km_partial(__global const float *restrict points, __global const int *restrict membership,
-                              __global float *restrict psums, __global int *restrict pcounts, int n, const int d,
-                              int k, int chunk, __local float *scratch)
+// Any d, any n: d + 1 passes (pass 0 counts, pass f+1 sums feature f) of k values each.
+static inline void km_partial_any(__global const float *restrict points, __global const int *restrict membership,
+                                  __global float *restrict psums, __global int *restrict pcounts, int n, int d, int k,
+                                  int chunk, __local float *hist)
 {
     const int lid = (int)get_local_id(0);
-    const int lsz = (int)get_local_size(0);
     const int g = (int)get_group_id(0);
     const int groups = (int)get_num_groups(0);
     const int begin = g * chunk;
     const int end = min(n, begin + chunk);  // empty for trailing groups
     const int vec = (n & 3) == 0;           // then begin and end are multiples of 4
-    float acc[KM_KMAX];
-
-    // Pass 0 counts, pass f+1 sums feature f.
+    __local float *runs = hist + k * KM_PARTIAL_BLOCK;
     for (int pass = 0; pass <= d; ++pass) {
-        for (int j = 0; j < KM_KMAX; ++j)
-            acc[j] = 0.0f;
         __global const float *row = points + (pass > 0 ? (pass - 1) * n : 0);
+        for (int j = 0; j < k; ++j)
+            hist[km_slot(j, lid)] = 0.0f;  // the last round's reads are behind its barrier
         if (vec) {
-            for (int i = begin + 4 * lid; i < end; i += 4 * lsz) {
+            for (int i = begin + 4 * lid; i < end; i += 4 * KM_PARTIAL_BLOCK) {
                 const int4 m = *(__global const int4 *)(membership + i);
                 float4 x;
                 if (pass > 0) {
@@ -134,96 +389,71 @@ static inline void km_partial(__global const float *restrict points, __global co
                     x.x = 1.0f; x.y = 1.0f; x.z = 1.0f; x.w = 1.0f;
                 }
 #pragma unroll
-                for (int j = 0; j < KM_KMAX; ++j) {
-                    acc[j] += m.x == j ? x.x : 0.0f;
-                    acc[j] += m.y == j ? x.y : 0.0f;
-                    acc[j] += m.z == j ? x.z : 0.0f;
-                    acc[j] += m.w == j ? x.w : 0.0f;
-                }
+                for (int p = 0; p < 4; ++p)
+                    hist[km_slot(km_lane_int(m, p), lid)] += km_lane(x, p);
             }
         } else {
-            for (int i = begin + lid; i < end; i += lsz) {
-                const int m = membership[i];
-                const float x = pass > 0 ? row[i] : 1.0f;
-#pragma unroll
-                for (int j = 0; j < KM_KMAX; ++j)
-                    acc[j] += m == j ? x : 0.0f;
-            }
+            for (int i = begin + lid; i < end; i += KM_PARTIAL_BLOCK)
+                hist[km_slot(membership[i], lid)] += pass > 0 ? row[i] : 1.0f;
         }
-        km_group_sum(acc, k, scratch, lid, lsz);
+        const float s = km_group_round(hist, runs, 0, k, lid);
         if (lid < k) {
             if (pass == 0)
-                pcounts[lid * groups + g] = (int)scratch[lid * lsz];
+                pcounts[lid * groups + g] = (int)s;
             else
-                psums[(lid * d + pass - 1) * groups + g] = scratch[lid * lsz];
+                psums[(lid * d + pass - 1) * groups + g] = s;
         }
-        barrier(CLK_LOCAL_MEM_FENCE);  // scratch is reused by the next pass
     }
 }
 
-__kernel void kmeans_assign(__global const float *restrict points, __global const float *restrict centroids,
-                            int c_off, __global int *restrict membership, int n, int d, int k,
-                            __local float *cent)
+__kernel __attribute__((reqd_work_group_size(KM_PARTIAL_BLOCK, 1, 1)))
+void kmeans_partial(__global const float *restrict points, __global const int *restrict membership,
+                    __global float *restrict psums, __global int *restrict pcounts, int n, int d, int k,
+                    int chunk, __local float *hist)
 {
-    km_assign(points, centroids, c_off, membership, n, d, k, cent);
+    km_partial_any(points, membership, psums, pcounts, n, d, k, chunk, hist);
 }
 
-__kernel void kmeans_assign_d2(__global const float *restrict points, __global const float *restrict centroids,
-                               int c_off, __global int *restrict membership, int n, int d, int k,
-                               __local float *cent)
+__kernel __attribute__((reqd_work_group_size(KM_PARTIAL_BLOCK, 1, 1)))
+void kmeans_partial_d2(__global const float *restrict points, __global const int *restrict membership,
+                       __global float *restrict psums, __global int *restrict pcounts, int n, int d, int k,
+                       int chunk, __local float *hist)
 {
-    km_assign(points, centroids, c_off, membership, n, 2, k, cent);
+    km_partial_fixed(points, membership, psums, pcounts, n, k, chunk, 2, hist);
 }
 
-__kernel void kmeans_assign_d4(__global const float *restrict points, __global const float *restrict centroids,
-                               int c_off, __global int *restrict membership, int n, int d, int k,
-                               __local float *cent)
+__kernel __attribute__((reqd_work_group_size(KM_PARTIAL_BLOCK, 1, 1)))
+void kmeans_partial_d4(__global const float *restrict points, __global const int *restrict membership,
+                       __global float *restrict psums, __global int *restrict pcounts, int n, int d, int k,
+                       int chunk, __local float *hist)
 {
-    km_assign(points, centroids, c_off, membership, n, 4, k, cent);
+    km_partial_fixed(points, membership, psums, pcounts, n, k, chunk, 4, hist);
 }
 
-__kernel void kmeans_partial(__global const float *restrict points, __global const int *restrict membership,
-                             __global float *restrict psums, __global int *restrict pcounts, int n, int d, int k,
-                             int chunk, __local float *scratch)
-{
-    km_partial(points, membership, psums, pcounts, n, d, k, chunk, scratch);
-}
+// ---- Update: finalize ---------------------------------------------------------------------
 
-__kernel void kmeans_partial_d2(__global const float *restrict points, __global const int *restrict membership,
-                                __global float *restrict psums, __global int *restrict pcounts, int n, int d, int k,
-                                int chunk, __local float *scratch)
-{
-    km_partial(points, membership, psums, pcounts, n, 2, k, chunk, scratch);
-}
-
-__kernel void kmeans_partial_d4(__global const float *restrict points, __global const int *restrict membership,
-                                __global float *restrict psums, __global int *restrict pcounts, int n, int d, int k,
-                                int chunk, __local float *scratch)
-{
-    km_partial(points, membership, psums, pcounts, n, 4, k, chunk, scratch);
-}
-
-// Work-group v = j*d + f adds coordinate (j, f) and the count of cluster j over all
-// groups (work-item l takes groups l, l+lsz, ...), then divides. An empty cluster keeps
-// its centroid. cent_in and cent_out may be one buffer at different offsets.
-__kernel void kmeans_finalize(__global const float *restrict psums, __global const int *restrict pcounts, int groups,
-                              __global const float *cent_in, int in_off, __global float *cent_out, int out_off,
-                              int d, int k, __local float *fsum, __local int *icount)
+// Work-group v = j*d + f adds coordinate (j, f) and the count of cluster j over all groups
+// (work-item l takes groups l, l+KM_BLOCK, ..., in order), then a pairwise tree, then
+// divides. An empty cluster keeps its centroid. cent_in and cent_out may be one buffer at
+// different offsets (hence no restrict on them).
+__kernel __attribute__((reqd_work_group_size(KM_BLOCK, 1, 1)))
+void kmeans_finalize(__global const float *restrict psums, __global const int *restrict pcounts, int groups,
+                     __global const float *cent_in, int in_off, __global float *cent_out, int out_off,
+                     int d, int k, __local float *fsum, __local int *icount)
 {
     const int lid = (int)get_local_id(0);
-    const int lsz = (int)get_local_size(0);
     const int v = (int)get_group_id(0);
     const int j = v / d;
     float s = 0.0f;
     int c = 0;
-    for (int g = lid; g < groups; g += lsz) {
+    for (int g = lid; g < groups; g += KM_BLOCK) {
         s += psums[v * groups + g];
         c += pcounts[j * groups + g];
     }
     fsum[lid] = s;
     icount[lid] = c;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int h = lsz >> 1; h > 0; h >>= 1) {
+    for (int h = KM_BLOCK / 2; h > 0; h /= 2) {
         if (lid < h) {
             fsum[lid] += fsum[lid + h];
             icount[lid] += icount[lid + h];

@@ -1,143 +1,172 @@
-// kmeans for CUDA: the same kernels, arguments and layouts as kernels.cl (see there),
-// written as a CUDA programmer would for Hopper:
-// - kmeans_assign_d2/_d4 keep a thread's 4 points (one float4 per feature, loaded before
-//   the block stages its centroids, so the loads are in flight during the barrier) in
-//   registers and walk the centroids as float2/float4 broadcasts from shared memory;
-// - the generic kmeans_assign keeps 4 x k distances in registers, feature by feature;
-// - kmeans_partial reduces per-thread sums with warp shuffles, then across warps in shared
-//   memory, in a fixed order; kmeans_finalize does the same over the blocks' partials.
-// LocalMem arguments are not parameters here: the host's summed size arrives as dynamic
-// shared memory (km_smem), at least as large as each kernel uses below.
+// kmeans: kernels.cl's algorithm in CUDA C++, function for function (layouts, geometry,
+// summation order: see there). The dialects differ only in what CUDA can say and OpenCL C
+// cannot (docs/programs/kmeans.md, "Dialect differences"): __launch_bounds__ (kernels.cl's
+// reqd_work_group_size, which the prelude turns into the same), __ldg for the read-only
+// loads, and one dynamic shared-memory block (km_smem) that holds what the host's LocalMem
+// arguments size for kernels.cl.
 #ifndef KM_KMAX
-#define KM_KMAX 16  // the host passes -DKM_KMAX (Program::defines)
+#error "KM_KMAX must come from the host (programs/kmeans/tuning.hpp)"
+#endif
+#ifndef KM_BLOCK
+#error "KM_BLOCK must come from the host (programs/kmeans/tuning.hpp)"
+#endif
+#ifndef KM_PARTIAL_BLOCK
+#error "KM_PARTIAL_BLOCK must come from the host (programs/kmeans/tuning.hpp)"
+#endif
+#ifndef KM_RUN
+#error "KM_RUN must come from the host (programs/kmeans/tuning.hpp)"
+#endif
+#if KM_RUN != 32 || KM_PARTIAL_BLOCK % KM_RUN != 0 || KM_KMAX > KM_RUN
+#error "KM_RUN must be 32 (km_group_round's tree), KM_PARTIAL_BLOCK a multiple of it, KM_KMAX at most it"
 #endif
 
-#define KM_BLOCK 256  // the host launches every kernel with 256 threads
+#define KM_RUNS (KM_PARTIAL_BLOCK / KM_RUN)  // runs of threads per block
 
 extern __shared__ __align__(16) unsigned char km_smem[];
 
-static __device__ __forceinline__ float km_lane(const float4& v, int p) {
+static __device__ __forceinline__ float km_lane(float4 v, const int p) {
     return p == 0 ? v.x : p == 1 ? v.y : p == 2 ? v.z : v.w;
 }
 
-static __device__ __forceinline__ int km_lane(const int4& v, int p) {
+static __device__ __forceinline__ int km_lane_int(int4 v, const int p) {
     return p == 0 ? v.x : p == 1 ? v.y : p == 2 ? v.z : v.w;
 }
 
-// Sum over the warp by a fixed shuffle tree; lane 0 holds the result.
-static __device__ __forceinline__ float km_warp_sum(float v) {
+// ---- Assignment ---------------------------------------------------------------------------
+
+static __device__ __forceinline__ float km_dist(const float4* x, const float* c, const int D, const int p) {
+    float t = km_lane(x[0], p) - c[0];
+    float s = t * t;
 #pragma unroll
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
-    return v;
-}
-
-static __device__ __forceinline__ int km_warp_sum(int v) {
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
-    return v;
-}
-
-// Centroid j's D coordinates from shared memory as one vector load (a broadcast: every
-// thread of the warp reads the same address).
-template <int D>
-static __device__ __forceinline__ void km_centroid(const float* sc, int j, float (&c)[D]);
-
-template <>
-__device__ __forceinline__ void km_centroid<2>(const float* sc, int j, float (&c)[2]) {
-    const float2 v = reinterpret_cast<const float2*>(sc)[j];
-    c[0] = v.x;
-    c[1] = v.y;
-}
-
-template <>
-__device__ __forceinline__ void km_centroid<4>(const float* sc, int j, float (&c)[4]) {
-    const float4 v = reinterpret_cast<const float4*>(sc)[j];
-    c[0] = v.x;
-    c[1] = v.y;
-    c[2] = v.z;
-    c[3] = v.w;
-}
-
-// ---- Assignment ------------------------------------------------------------------------
-
-// d == D (2 or 4) and n % 4 == 0: four consecutive points per thread.
-template <int D>
-static __device__ __forceinline__ void km_assign_fixed(const float* __restrict__ points,
-                                                       const float* __restrict__ centroids,
-                                                       int* __restrict__ membership, int n, int k) {
-    float* sc = reinterpret_cast<float*>(km_smem);  // [j][D]
-    const int i0 = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
-    const bool active = i0 < n;
-    float4 x[D];
-#pragma unroll
-    for (int f = 0; f < D; ++f)
-        x[f] = active ? __ldg(reinterpret_cast<const float4*>(points + f * n + i0)) : make_float4(0.f, 0.f, 0.f, 0.f);
-    for (int t = threadIdx.x; t < k * D; t += blockDim.x) sc[t] = __ldg(centroids + t);
-    __syncthreads();
-    if (!active) return;
-
-    float best[4];
-    int idx[4] = {0, 0, 0, 0};
-    {
-        float c[D];
-        km_centroid<D>(sc, 0, c);
-#pragma unroll
-        for (int p = 0; p < 4; ++p) {
-            float t = km_lane(x[0], p) - c[0];
-            float s = t * t;
-#pragma unroll
-            for (int f = 1; f < D; ++f) {
-                t = km_lane(x[f], p) - c[f];
-                s = fmaf(t, t, s);
-            }
-            best[p] = s;
+    for (int f = 1; f < 4; ++f) {
+        if (f < D) {
+            t = km_lane(x[f], p) - c[f];
+            s = fmaf(t, t, s);
         }
+    }
+    return s;
+}
+
+static __device__ __forceinline__ void km_load_points(const float* __restrict__ points, int n, int i0, bool active,
+                                                      const int D, float4* x) {
+#pragma unroll
+    for (int f = 0; f < 4; ++f) x[f] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    if (active) {
+#pragma unroll
+        for (int f = 0; f < 4; ++f)
+            if (f < D) x[f] = __ldg(reinterpret_cast<const float4*>(points + f * n + i0));
+    }
+}
+
+static __device__ __forceinline__ void km_nearest4(const float4* x, const float4* cent, int k, int* idx) {
+    float best[4];
+    float c[4];
+    const float4 c0 = cent[0];
+    c[0] = c0.x; c[1] = c0.y; c[2] = c0.z; c[3] = c0.w;
+#pragma unroll
+    for (int p = 0; p < 4; ++p) {
+        best[p] = km_dist(x, c, 4, p);
+        idx[p] = 0;
     }
 #pragma unroll 2
     for (int j = 1; j < k; ++j) {
-        float c[D];
-        km_centroid<D>(sc, j, c);
+        const float4 cj = cent[j];
+        c[0] = cj.x; c[1] = cj.y; c[2] = cj.z; c[3] = cj.w;
 #pragma unroll
         for (int p = 0; p < 4; ++p) {
-            float t = km_lane(x[0], p) - c[0];
-            float s = t * t;
-#pragma unroll
-            for (int f = 1; f < D; ++f) {
-                t = km_lane(x[f], p) - c[f];
-                s = fmaf(t, t, s);
-            }
+            const float s = km_dist(x, c, 4, p);
             if (s < best[p]) {  // strict: ties go to the lowest index
                 best[p] = s;
                 idx[p] = j;
             }
         }
     }
+}
+
+static __device__ __forceinline__ void km_nearest2(const float4* x, const float2* cent, int k, int* idx) {
+    float best[4];
+    float c[2];
+    const float2 c0 = cent[0];
+    c[0] = c0.x; c[1] = c0.y;
+#pragma unroll
+    for (int p = 0; p < 4; ++p) {
+        best[p] = km_dist(x, c, 2, p);
+        idx[p] = 0;
+    }
+#pragma unroll 2
+    for (int j = 1; j < k; ++j) {
+        const float2 cj = cent[j];
+        c[0] = cj.x; c[1] = cj.y;
+#pragma unroll
+        for (int p = 0; p < 4; ++p) {
+            const float s = km_dist(x, c, 2, p);
+            if (s < best[p]) {
+                best[p] = s;
+                idx[p] = j;
+            }
+        }
+    }
+}
+
+static __device__ __forceinline__ void km_store_labels(int* __restrict__ membership, int i0, const int* idx) {
     *reinterpret_cast<int4*>(membership + i0) = make_int4(idx[0], idx[1], idx[2], idx[3]);
 }
 
-// Any d, any n: four consecutive points per thread, distances to every centroid in
-// registers (KM >= k of them), features streamed one at a time (float4 loads when
-// n % 4 == 0).
-template <int KM>
+extern "C" __global__ void __launch_bounds__(KM_BLOCK)
+kmeans_assign_d4(const float* __restrict__ points, const float* __restrict__ centroids, int c_off,
+                 int* __restrict__ membership, int n, int d, int k) {
+    float4* cent = reinterpret_cast<float4*>(km_smem);
+    const int lid = threadIdx.x;
+    const int i0 = (blockIdx.x * KM_BLOCK + lid) * 4;
+    const bool active = i0 < n;
+    float4 x[4];
+    km_load_points(points, n, i0, active, 4, x);
+    for (int t = lid; t < k; t += KM_BLOCK) cent[t] = __ldg(reinterpret_cast<const float4*>(centroids + c_off + 4 * t));
+    __syncthreads();
+    if (!active) return;
+    int idx[4];
+    km_nearest4(x, cent, k, idx);
+    km_store_labels(membership, i0, idx);
+}
+
+extern "C" __global__ void __launch_bounds__(KM_BLOCK)
+kmeans_assign_d2(const float* __restrict__ points, const float* __restrict__ centroids, int c_off,
+                 int* __restrict__ membership, int n, int d, int k) {
+    float2* cent = reinterpret_cast<float2*>(km_smem);
+    const int lid = threadIdx.x;
+    const int i0 = (blockIdx.x * KM_BLOCK + lid) * 4;
+    const bool active = i0 < n;
+    float4 x[4];
+    km_load_points(points, n, i0, active, 2, x);
+    for (int t = lid; t < k; t += KM_BLOCK) cent[t] = __ldg(reinterpret_cast<const float2*>(centroids + c_off + 2 * t));
+    __syncthreads();
+    if (!active) return;
+    int idx[4];
+    km_nearest2(x, cent, k, idx);
+    km_store_labels(membership, i0, idx);
+}
+
 static __device__ __forceinline__ void km_assign_any(const float* __restrict__ points,
                                                      const float* __restrict__ centroids,
-                                                     int* __restrict__ membership, int n, int d, int k) {
-    float* sc = reinterpret_cast<float*>(km_smem);  // [f][KM_KMAX]
-    for (int t = threadIdx.x; t < k * d; t += blockDim.x) {
+                                                     int* __restrict__ membership, int n, int d, int k,
+                                                     const int KM) {
+    float* cent = reinterpret_cast<float*>(km_smem);  // [f][KM_KMAX]
+    const int lid = threadIdx.x;
+    for (int t = lid; t < k * d; t += KM_BLOCK) {
         const int j = t / d;
-        sc[(t - j * d) * KM_KMAX + j] = __ldg(centroids + t);
+        cent[(t - j * d) * KM_KMAX + j] = __ldg(centroids + t);
     }
     __syncthreads();
-    const int i0 = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
+    const int i0 = (blockIdx.x * KM_BLOCK + lid) * 4;
     if (i0 >= n) return;
     const bool vec = (n & 3) == 0;
 
-    float dist[4][KM];
+    float dist[4][KM_KMAX];
 #pragma unroll
-    for (int p = 0; p < 4; ++p)
+    for (int p = 0; p < 4; ++p) {
 #pragma unroll
-        for (int j = 0; j < KM; ++j) dist[p][j] = 0.0f;
-
+        for (int j = 0; j < KM_KMAX; ++j) dist[p][j] = 0.0f;
+    }
     for (int f = 0; f < d; ++f) {
         const float* row = points + f * n;
         float4 x;
@@ -149,10 +178,10 @@ static __device__ __forceinline__ void km_assign_any(const float* __restrict__ p
             x.z = i0 + 2 < n ? __ldg(row + i0 + 2) : 0.0f;
             x.w = i0 + 3 < n ? __ldg(row + i0 + 3) : 0.0f;
         }
-        const float* c = sc + f * KM_KMAX;
+        const float* c = cent + f * KM_KMAX;
 #pragma unroll
-        for (int j = 0; j < KM; ++j) {
-            if (j < k) {
+        for (int j = 0; j < KM_KMAX; ++j) {
+            if (j < KM && j < k) {
                 const float cj = c[j];
 #pragma unroll
                 for (int p = 0; p < 4; ++p) {
@@ -169,15 +198,16 @@ static __device__ __forceinline__ void km_assign_any(const float* __restrict__ p
         float best = dist[p][0];
         int b = 0;
 #pragma unroll
-        for (int j = 1; j < KM; ++j)
-            if (j < k && dist[p][j] < best) {
+        for (int j = 1; j < KM_KMAX; ++j) {
+            if (j < KM && j < k && dist[p][j] < best) {  // strict: ties go to the lowest index
                 best = dist[p][j];
                 b = j;
             }
+        }
         idx[p] = b;
     }
     if (vec) {
-        *reinterpret_cast<int4*>(membership + i0) = make_int4(idx[0], idx[1], idx[2], idx[3]);
+        km_store_labels(membership, i0, idx);
     } else {
 #pragma unroll
         for (int p = 0; p < 4; ++p)
@@ -189,211 +219,168 @@ extern "C" __global__ void __launch_bounds__(KM_BLOCK)
 kmeans_assign(const float* __restrict__ points, const float* __restrict__ centroids, int c_off,
               int* __restrict__ membership, int n, int d, int k) {
     if (k <= KM_KMAX / 2)
-        km_assign_any<KM_KMAX / 2>(points, centroids + c_off, membership, n, d, k);
+        km_assign_any(points, centroids + c_off, membership, n, d, k, KM_KMAX / 2);
     else
-        km_assign_any<KM_KMAX>(points, centroids + c_off, membership, n, d, k);
+        km_assign_any(points, centroids + c_off, membership, n, d, k, KM_KMAX);
 }
 
-extern "C" __global__ void __launch_bounds__(KM_BLOCK)
-kmeans_assign_d2(const float* __restrict__ points, const float* __restrict__ centroids, int c_off,
-                 int* __restrict__ membership, int n, int d, int k) {
-    km_assign_fixed<2>(points, centroids + c_off, membership, n, k);
-}
+// ---- Update: per-block partial sums (see kernels.cl) ------------------------------------------
 
-extern "C" __global__ void __launch_bounds__(KM_BLOCK)
-kmeans_assign_d4(const float* __restrict__ points, const float* __restrict__ centroids, int c_off,
-                 int* __restrict__ membership, int n, int d, int k) {
-    km_assign_fixed<4>(points, centroids + c_off, membership, n, k);
-}
+static __device__ __forceinline__ int km_slot(int v, int lid) { return v * KM_PARTIAL_BLOCK + lid; }
 
-// ---- Update: per-block partial sums ------------------------------------------------------
-
-// Writes a block's per-warp results red[w*V + v] (V values per warp) as the block's
-// partials: v < k*d are coordinate sums, the next k are counts (exact as floats: a block
-// holds fewer than 2^24 points). Warps are added in order: deterministic.
-static __device__ __forceinline__ void km_store_partials(const float* red, int V, int kd,
-                                                         float* __restrict__ psums, int* __restrict__ pcounts) {
+static __device__ __forceinline__ float km_group_round(const float* hist, float* runs, int v0, int values, int lid) {
     __syncthreads();
-    const int warps = blockDim.x >> 5;
-    const int g = blockIdx.x, groups = gridDim.x;
-    for (int v = threadIdx.x; v < V; v += blockDim.x) {
-        float s = 0.0f;
-        for (int w = 0; w < warps; ++w) s += red[w * V + v];
-        if (v < kd)
-            psums[v * groups + g] = s;
-        else
-            pcounts[(v - kd) * groups + g] = static_cast<int>(s);
+    const int c = lid / KM_RUNS, r = lid % KM_RUNS;
+    float t0 = 0.0f;
+    if (v0 + c < values) {
+        const float* src = hist + (v0 + c) * KM_PARTIAL_BLOCK + r * KM_RUN;
+        // Five levels written out: a loop over them would leave t in memory (NVRTC). The
+        // first level reads its pairs straight from shared memory, rotated by the lane.
+        float t[KM_RUN / 2];
+#pragma unroll
+        for (int l = 0; l < 16; ++l) t[l] = src[(l + lid) % KM_RUN] + src[(l + 16 + lid) % KM_RUN];
+#pragma unroll
+        for (int l = 0; l < 8; ++l) t[l] += t[l + 8];
+#pragma unroll
+        for (int l = 0; l < 4; ++l) t[l] += t[l + 4];
+        t[0] += t[2];
+        t[1] += t[3];
+        t0 = t[0] + t[1];
     }
+    runs[c * KM_RUNS + r] = t0;
+    __syncthreads();
+    float s = 0.0f;
+    if (lid < KM_RUN) {
+        s = runs[lid * KM_RUNS];
+        for (int q = 1; q < KM_RUNS; ++q) s += runs[lid * KM_RUNS + q];
+    }
+    return s;
 }
 
-// d == D and n % 4 == 0: a thread keeps KM x D sums and KM counts in registers and adds
-// each of its points to its cluster's (predicated adds: no dynamic register indexing).
-// KM is the smallest instantiated bound >= k, so small k does not pay for KM_KMAX.
-template <int D, int KM>
 static __device__ __forceinline__ void km_partial_fixed(const float* __restrict__ points,
                                                         const int* __restrict__ membership, float* __restrict__ psums,
-                                                        int* __restrict__ pcounts, int n, int k, int chunk) {
-    const int begin = blockIdx.x * chunk;
-    const int end = min(n, begin + chunk);
-    float acc[KM][D];
-    float cnt[KM];
-#pragma unroll
-    for (int j = 0; j < KM; ++j) {
-        cnt[j] = 0.0f;
-#pragma unroll
-        for (int f = 0; f < D; ++f) acc[j][f] = 0.0f;
-    }
+                                                        int* __restrict__ pcounts, int n, int k, int chunk,
+                                                        const int D) {
+    float* hist = reinterpret_cast<float*>(km_smem);
+    const int lid = threadIdx.x;
+    const int g = blockIdx.x;
+    const int groups = gridDim.x;
+    const int begin = g * chunk;
+    const int end = min(n, begin + chunk);  // empty for trailing blocks
+    const int values = k * (D + 1);
+    for (int v = 0; v < values; ++v) hist[km_slot(v, lid)] = 0.0f;  // its own copies: no barrier
 #pragma unroll 2
-    for (int i = begin + 4 * threadIdx.x; i < end; i += 4 * blockDim.x) {
+    for (int i = begin + 4 * lid; i < end; i += 4 * KM_PARTIAL_BLOCK) {
         const int4 m = __ldg(reinterpret_cast<const int4*>(membership + i));
-        float4 x[D];
+        float4 x[4];
 #pragma unroll
-        for (int f = 0; f < D; ++f) x[f] = __ldg(reinterpret_cast<const float4*>(points + f * n + i));
+        for (int f = 0; f < 4; ++f)
+            if (f < D) x[f] = __ldg(reinterpret_cast<const float4*>(points + f * n + i));
 #pragma unroll
         for (int p = 0; p < 4; ++p) {
-            const int mp = km_lane(m, p);
+            const int v = km_lane_int(m, p) * (D + 1);
 #pragma unroll
-            for (int j = 0; j < KM; ++j) {
-                if (mp == j) {
-                    cnt[j] += 1.0f;
-#pragma unroll
-                    for (int f = 0; f < D; ++f) acc[j][f] += km_lane(x[f], p);
-                }
-            }
+            for (int f = 0; f < 4; ++f)
+                if (f < D) hist[km_slot(v + f, lid)] += km_lane(x[f], p);
+            hist[km_slot(v + D, lid)] += 1.0f;
         }
     }
-    float* red = reinterpret_cast<float*>(km_smem);  // [warp][k*D + k]
-    const int V = k * D + k;
-    const int w = threadIdx.x >> 5, lane = threadIdx.x & 31;
-#pragma unroll
-    for (int j = 0; j < KM; ++j) {
-        if (j < k) {
-#pragma unroll
-            for (int f = 0; f < D; ++f) {
-                const float s = km_warp_sum(acc[j][f]);
-                if (lane == 0) red[w * V + j * D + f] = s;
-            }
-            const float c = km_warp_sum(cnt[j]);
-            if (lane == 0) red[w * V + k * D + j] = c;
+    float* runs = hist + values * KM_PARTIAL_BLOCK;
+    for (int v0 = 0; v0 < values; v0 += KM_RUN) {
+        const float s = km_group_round(hist, runs, v0, values, lid);
+        const int v = v0 + lid, j = v / (D + 1), f = v - j * (D + 1);
+        if (lid < KM_RUN && v < values) {
+            if (f < D)
+                psums[(j * D + f) * groups + g] = s;
+            else
+                pcounts[j * groups + g] = static_cast<int>(s);
         }
     }
-    km_store_partials(red, V, k * D, psums, pcounts);
 }
 
-template <int D>
-static __device__ __forceinline__ void km_partial_fixed(const float* __restrict__ points,
-                                                        const int* __restrict__ membership, float* __restrict__ psums,
-                                                        int* __restrict__ pcounts, int n, int k, int chunk) {
-    if (k <= KM_KMAX / 2)
-        km_partial_fixed<D, KM_KMAX / 2>(points, membership, psums, pcounts, n, k, chunk);
-    else
-        km_partial_fixed<D, KM_KMAX>(points, membership, psums, pcounts, n, k, chunk);
-}
-
-// Any d, any n: counts first, then one feature at a time with KM >= k sums per thread.
-template <int KM>
 static __device__ __forceinline__ void km_partial_any(const float* __restrict__ points,
                                                       const int* __restrict__ membership, float* __restrict__ psums,
                                                       int* __restrict__ pcounts, int n, int d, int k, int chunk) {
-    const int begin = blockIdx.x * chunk;
-    const int end = min(n, begin + chunk);
-    const bool vec = (n & 3) == 0;  // begin and end are then multiples of 4
-    float* red = reinterpret_cast<float*>(km_smem);  // [warp][k*d + k]
-    const int V = k * d + k;
-    const int w = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    float* hist = reinterpret_cast<float*>(km_smem);
+    const int lid = threadIdx.x;
+    const int g = blockIdx.x;
+    const int groups = gridDim.x;
+    const int begin = g * chunk;
+    const int end = min(n, begin + chunk);  // empty for trailing blocks
+    const bool vec = (n & 3) == 0;          // then begin and end are multiples of 4
+    float* runs = hist + k * KM_PARTIAL_BLOCK;
     for (int pass = 0; pass <= d; ++pass) {  // pass 0 counts, pass f+1 sums feature f
         const float* row = points + (pass > 0 ? (pass - 1) * n : 0);
-        float acc[KM];
-#pragma unroll
-        for (int j = 0; j < KM; ++j) acc[j] = 0.0f;
+        for (int j = 0; j < k; ++j) hist[km_slot(j, lid)] = 0.0f;  // the last round's reads are behind its barrier
         if (vec) {
-            for (int i = begin + 4 * threadIdx.x; i < end; i += 4 * blockDim.x) {
+            for (int i = begin + 4 * lid; i < end; i += 4 * KM_PARTIAL_BLOCK) {
                 const int4 m = __ldg(reinterpret_cast<const int4*>(membership + i));
-                const float4 x = pass > 0 ? __ldg(reinterpret_cast<const float4*>(row + i)) : make_float4(1.f, 1.f, 1.f, 1.f);
+                const float4 x =
+                    pass > 0 ? __ldg(reinterpret_cast<const float4*>(row + i)) : make_float4(1.0f, 1.0f, 1.0f, 1.0f);
 #pragma unroll
-                for (int p = 0; p < 4; ++p) {
-                    const int mp = km_lane(m, p);
-                    const float xp = km_lane(x, p);
-#pragma unroll
-                    for (int j = 0; j < KM; ++j)
-                        if (mp == j) acc[j] += xp;
-                }
+                for (int p = 0; p < 4; ++p) hist[km_slot(km_lane_int(m, p), lid)] += km_lane(x, p);
             }
         } else {
-            for (int i = begin + threadIdx.x; i < end; i += blockDim.x) {
-                const int m = __ldg(membership + i);
-                const float x = pass > 0 ? __ldg(row + i) : 1.0f;
-#pragma unroll
-                for (int j = 0; j < KM; ++j)
-                    if (m == j) acc[j] += x;
-            }
+            for (int i = begin + lid; i < end; i += KM_PARTIAL_BLOCK)
+                hist[km_slot(__ldg(membership + i), lid)] += pass > 0 ? __ldg(row + i) : 1.0f;
         }
-#pragma unroll
-        for (int j = 0; j < KM; ++j) {
-            if (j < k) {
-                const float s = km_warp_sum(acc[j]);
-                if (lane == 0) red[w * V + (pass > 0 ? j * d + pass - 1 : k * d + j)] = s;
-            }
+        const float s = km_group_round(hist, runs, 0, k, lid);
+        if (lid < k) {
+            if (pass == 0)
+                pcounts[lid * groups + g] = static_cast<int>(s);
+            else
+                psums[(lid * d + pass - 1) * groups + g] = s;
         }
     }
-    km_store_partials(red, V, k * d, psums, pcounts);
 }
 
-extern "C" __global__ void __launch_bounds__(KM_BLOCK)
+extern "C" __global__ void __launch_bounds__(KM_PARTIAL_BLOCK)
 kmeans_partial(const float* __restrict__ points, const int* __restrict__ membership, float* __restrict__ psums,
                int* __restrict__ pcounts, int n, int d, int k, int chunk) {
-    if (k <= KM_KMAX / 2)
-        km_partial_any<KM_KMAX / 2>(points, membership, psums, pcounts, n, d, k, chunk);
-    else
-        km_partial_any<KM_KMAX>(points, membership, psums, pcounts, n, d, k, chunk);
+    km_partial_any(points, membership, psums, pcounts, n, d, k, chunk);
 }
 
-extern "C" __global__ void __launch_bounds__(KM_BLOCK)
+extern "C" __global__ void __launch_bounds__(KM_PARTIAL_BLOCK)
 kmeans_partial_d2(const float* __restrict__ points, const int* __restrict__ membership, float* __restrict__ psums,
                   int* __restrict__ pcounts, int n, int d, int k, int chunk) {
-    km_partial_fixed<2>(points, membership, psums, pcounts, n, k, chunk);
+    km_partial_fixed(points, membership, psums, pcounts, n, k, chunk, 2);
 }
 
-extern "C" __global__ void __launch_bounds__(KM_BLOCK)
+extern "C" __global__ void __launch_bounds__(KM_PARTIAL_BLOCK)
 kmeans_partial_d4(const float* __restrict__ points, const int* __restrict__ membership, float* __restrict__ psums,
                   int* __restrict__ pcounts, int n, int d, int k, int chunk) {
-    km_partial_fixed<4>(points, membership, psums, pcounts, n, k, chunk);
+    km_partial_fixed(points, membership, psums, pcounts, n, k, chunk, 4);
 }
 
-// ---- Update: finalize --------------------------------------------------------------------
+// ---- Update: finalize (see kernels.cl) --------------------------------------------------------
 
-// Block v = j*d + f: thread t adds the partials of blocks t, t+256, ..., then the warp
-// tree, then the warps in order. An empty cluster keeps its centroid. cent_in and
-// cent_out may be one buffer at different offsets (hence no __restrict__ on them).
+// fsum and icount sit where the host's two LocalMem arguments put them for kernels.cl: at
+// offsets 0 and KM_BLOCK floats (16-byte aligned). cent_in and cent_out may be one buffer at
+// different offsets (hence no __restrict__ on them).
 extern "C" __global__ void __launch_bounds__(KM_BLOCK)
 kmeans_finalize(const float* __restrict__ psums, const int* __restrict__ pcounts, int groups,
                 const float* cent_in, int in_off, float* cent_out, int out_off, int d, int k) {
+    float* fsum = reinterpret_cast<float*>(km_smem);
+    int* icount = reinterpret_cast<int*>(fsum + KM_BLOCK);
+    const int lid = threadIdx.x;
     const int v = blockIdx.x;
     const int j = v / d;
     float s = 0.0f;
     int c = 0;
-    for (int g = threadIdx.x; g < groups; g += blockDim.x) {
+    for (int g = lid; g < groups; g += KM_BLOCK) {
         s += __ldg(psums + v * groups + g);
         c += __ldg(pcounts + j * groups + g);
     }
-    s = km_warp_sum(s);
-    c = km_warp_sum(c);
-    float* fs = reinterpret_cast<float*>(km_smem);
-    int* is = reinterpret_cast<int*>(fs + 32);
-    const int w = threadIdx.x >> 5;
-    if ((threadIdx.x & 31) == 0) {
-        fs[w] = s;
-        is[w] = c;
-    }
+    fsum[lid] = s;
+    icount[lid] = c;
     __syncthreads();
-    if (threadIdx.x == 0) {
-        float total = 0.0f;
-        int count = 0;
-        for (int i = 0; i < (int)(blockDim.x >> 5); ++i) {
-            total += fs[i];
-            count += is[i];
+    for (int h = KM_BLOCK / 2; h > 0; h /= 2) {
+        if (lid < h) {
+            fsum[lid] += fsum[lid + h];
+            icount[lid] += icount[lid + h];
         }
-        cent_out[out_off + v] = count > 0 ? total / static_cast<float>(count) : cent_in[in_off + v];
+        __syncthreads();
     }
+    if (lid == 0) cent_out[out_off + v] = icount[0] > 0 ? fsum[0] / static_cast<float>(icount[0]) : cent_in[in_off + v];
     (void)k;
 }

@@ -11,22 +11,20 @@
 #include "program_registry.hpp"
 #include "reference.hpp"
 #include "rng.hpp"
+#include "tuning.hpp"
 
 namespace tb {
 namespace {
 
 namespace km = tb::kmeans;
 
-constexpr int kKmax = 16;                 // KM_KMAX: clusters the kernels keep in registers
-constexpr int kPointsPerItem = 4;         // kmeans_assign: one float4 of 4 points per work-item
-constexpr std::uint32_t kBlock = 256;     // every kernel; the kernels assume a power of two
-// kmeans_partial: at least one float4 step per work-item (small inputs are latency-bound:
-// more groups shorten each work-item's chain), at most 1024 groups (large inputs: enough
-// points per work-item to amortise the group's reduction, ~4 waves of 2 blocks per SM on
-// an H100, and 4 partials per work-item in kmeans_finalize).
-constexpr std::int64_t kMinChunk = 4 * std::int64_t(kBlock);
-constexpr std::int64_t kMaxGroups = 1024;
-constexpr int kMaxFeatures = 64;          // bounds the CUDA partials' shared memory
+using km::kBlock;
+using km::kKmax;
+using km::kPartialBlock;
+using km::kMaxGroups;
+using km::kMinChunk;
+using km::kPointsPerItem;
+constexpr int kMaxFeatures = 64;          // bounds the generic assignment's local memory
 constexpr std::uint32_t kPoison = 0xFFFFFFFFu;  // label -1 and float NaN
 
 // Everything derived from a dataset: shape, iteration count and the update's launch shape.
@@ -176,7 +174,8 @@ private:
 
     void launch_assign(int t) {
         const std::uint32_t items = std::uint32_t((p_.s.n + kPointsPerItem - 1) / kPointsPerItem);
-        const LocalMem cent{std::size_t(p_.s.d) * kKmax * sizeof(float)};  // [f][KM_KMAX] (.cl)
+        // The generic kernel's transposed centroids, [f][KM_KMAX]; the _d2/_d4 ones use k*d.
+        const LocalMem cent{std::size_t(p_.s.d) * kKmax * sizeof(float)};
         dev_.launch(assign_, Dim3{(items + kBlock - 1) / kBlock, 1, 1}, Dim3{kBlock, 1, 1},
                     Args(points_, centroids_in(t), offset_in(t), labels_, std::int32_t(p_.s.n), std::int32_t(p_.s.d),
                          std::int32_t(p_.s.k), cent));
@@ -184,11 +183,10 @@ private:
 
     void launch_update(int t) {
         const std::size_t k = p_.s.k, d = p_.s.d;
-        // The .cl reduction needs KM_KMAX floats per work-item, the .cu one k*(d+1) per warp.
-        const std::size_t scratch = std::max<std::size_t>(kKmax * kBlock, (kBlock / 32) * k * (d + 1));
-        dev_.launch(partial_, Dim3{std::uint32_t(p_.groups), 1, 1}, Dim3{kBlock, 1, 1},
+        const std::size_t values = p_.fixed_d ? k * (d + 1) : k;  // per work-item at a time (kernels.cl)
+        dev_.launch(partial_, Dim3{std::uint32_t(p_.groups), 1, 1}, Dim3{kPartialBlock, 1, 1},
                     Args(points_, labels_, psums_, pcounts_, std::int32_t(p_.s.n), std::int32_t(d), std::int32_t(k),
-                         std::int32_t(p_.chunk), LocalMem{scratch * sizeof(float)}));
+                         std::int32_t(p_.chunk), LocalMem{km::partial_local_floats(values) * sizeof(float)}));
         dev_.launch(finalize_, Dim3{std::uint32_t(k * d), 1, 1}, Dim3{kBlock, 1, 1},
                     Args(psums_, pcounts_, std::int32_t(p_.groups), centroids_in(t), offset_in(t), history_,
                          std::int32_t(t * k * d), std::int32_t(d), std::int32_t(k),
@@ -240,7 +238,7 @@ private:
     // reference.hpp); the last one also checks the device's labels.
     Validation validate_full() {
         const std::size_t kd = std::size_t(p_.s.k) * p_.s.d;
-        const int depth = km::summation_depth(p_.chunk, int(kBlock), p_.groups, int(kBlock));
+        const int depth = km::summation_depth(p_.chunk, int(kPartialBlock), p_.groups, int(kBlock));
         km::Step last;
         km::CentroidCheck worst;
         double worst_ratio = -1;
@@ -305,7 +303,10 @@ public:
     }
     std::vector<std::string> variants() const override { return {"full", "assign"}; }
     bool iterative() const override { return true; }
-    std::vector<std::string> defines() const override { return {"KM_KMAX=" + std::to_string(kKmax)}; }
+    std::vector<std::string> defines() const override {
+        return {"KM_KMAX=" + std::to_string(kKmax), "KM_BLOCK=" + std::to_string(kBlock),
+                "KM_PARTIAL_BLOCK=" + std::to_string(kPartialBlock), "KM_RUN=" + std::to_string(km::kRun)};
+    }
     std::uint64_t device_bytes(const Dataset& d, const std::string& variant) const override {
         return bytes_needed(make_plan(d), full_variant(variant));
     }

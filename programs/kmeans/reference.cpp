@@ -110,8 +110,9 @@ int ceil_log2(int v) {
     return r;
 }
 
-// Additions a value passes through inside one work-group's combine: a tree of log2(B)
-// levels (OpenCL) or a warp tree of 5 levels then the warps in sequence (CUDA).
+// Additions a value passes through inside one work-group's combine: kmeans_partial's runs of
+// 32 work-items in a pairwise tree, then the B/32 runs in sequence; kmeans_finalize's
+// pairwise tree of log2(B) levels. The larger of the two bounds either.
 int group_depth(int group_size) { return std::max(ceil_log2(group_size), 5 + (group_size + 31) / 32); }
 
 }  // namespace

@@ -39,7 +39,8 @@ Geometry fixed_geometry(std::int64_t n, std::uint32_t tile, std::uint32_t slices
 }
 
 std::vector<std::string> kernel_defines() {
-    return {"NBODY_BODIES_PER_ITEM=" + std::to_string(kBodiesPerItem), "NBODY_GROUP_SIZE=" + std::to_string(kGroupSize)};
+    return {"NBODY_BODIES_PER_ITEM=" + std::to_string(kBodiesPerItem), "NBODY_GROUP_SIZE=" + std::to_string(kGroupSize),
+            "NBODY_UNROLL=" + std::to_string(kUnroll), "NBODY_MIN_GROUPS_PER_UNIT=" + std::to_string(kMinGroupsPerUnit)};
 }
 
 void enqueue_step(Device& dev, const Kernel& k, const Geometry& g, const Buffer& pos_in, const Buffer& vel_in,

@@ -9,15 +9,11 @@
 
 #include "bodies.hpp"
 #include "device.hpp"
+#include "tuning.hpp"
 
 namespace tb::nbody {
 
-inline constexpr std::uint32_t kBodiesPerItem = 2;  // NBODY_BODIES_PER_ITEM in both kernels
-inline constexpr std::uint32_t kGroupSize = 256;    // NBODY_GROUP_SIZE: work-items per group
-inline constexpr std::uint32_t kMinTile = 16;       // kernels.cu unrolls the tile loop by 16
-// Work-groups wanted per compute unit before splitting sums into slices: with 4 resident
-// 256-thread blocks per SM, 8 or more waves keep the last partial wave's loss small.
-inline constexpr std::uint32_t kGroupsPerUnit = 32;
+inline constexpr std::uint32_t kMinTile = kUnroll;  // tiles are multiples of the unrolled loop
 inline constexpr std::int64_t kMaxBodies = std::int64_t(1) << 30;  // int indices in the kernels
 
 // A work-group is tile x slices items and owns tile * kBodiesPerItem bodies; each super-tile

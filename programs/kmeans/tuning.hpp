@@ -1,0 +1,40 @@
+// kmeans' tuning constants, set here and nowhere else: the host (kmeans.cpp) sizes its
+// launches with them, and Program::defines() passes the kernel-side ones to both dialects
+// (kernels.cl and kernels.cu) as -D NAME=VALUE. docs/programs/kmeans.md gives the reasons.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace tb::kmeans {
+
+// KM_KMAX: the most clusters. The generic assignment keeps 4 x KM_KMAX distances per
+// work-item in registers (4 x KM_KMAX / 2 when k is at most half of it).
+inline constexpr int kKmax = 16;
+// KM_BLOCK: work-items per work-group of kmeans_assign and kmeans_finalize.
+inline constexpr std::uint32_t kBlock = 256;
+// KM_PARTIAL_BLOCK: work-items per work-group of kmeans_partial, whose local memory holds a
+// copy of every value per work-item: k*(d+1) x 128 floats is 40 KiB for k = 16, d = 4, under
+// the 48 KiB an OpenCL device must offer (256 work-items would need 80).
+inline constexpr std::uint32_t kPartialBlock = 128;
+// KM_RUN: the group sums add runs of this many work-items' copies in a pairwise tree, then
+// the runs in order. 32 keeps the tree at 5 levels (written out in the kernels, which check
+// the value) and lets KM_RUN values be reduced per round with every work-item busy.
+inline constexpr std::uint32_t kRun = 32;
+// Host only: points per work-item in kmeans_assign (one float4 of each feature).
+inline constexpr int kPointsPerItem = 4;
+// Host only, kmeans_partial: at least one float4 step per work-item (small inputs are
+// latency-bound: more groups shorten each work-item's chain), at most kMaxGroups groups:
+// for 10M points 2,442 per group (~5 steps per work-item), ~6 waves of 5 groups per SM on
+// an H100 when k = 16, d = 4 (local memory bound), so the last wave's loss stays small.
+inline constexpr std::int64_t kMinChunk = 4 * std::int64_t(kPartialBlock);
+inline constexpr std::int64_t kMaxGroups = 4096;
+
+// Local memory of kmeans_partial for `values` values per work-item (k*(d+1) for the _d2/_d4
+// kernels, k for the generic one, whose passes take one feature at a time), in floats:
+// the copies, then one float per work-item for the runs' sums.
+inline constexpr std::size_t partial_local_floats(std::size_t values) {
+    return (values + 1) * kPartialBlock;
+}
+
+}  // namespace tb::kmeans
