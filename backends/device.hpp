@@ -198,6 +198,11 @@ public:
     // "cupti" (CUPTI activity timestamps of the region's kernels; CUDA, gated).
     virtual std::string timing_clock() const { return "events"; }
 
+    // Launches (kernels, and graph replays as one) since reset_launch_count(): a run that makes
+    // many cannot be held behind a gate (the runner times it plainly).
+    std::uint64_t launch_count() const { return launches_; }
+    void reset_launch_count() { launches_ = 0; }
+
     // The GPU's clock state now, or nothing when the backend cannot tell (no NVML, not a GPU).
     virtual std::optional<ClockSample> clock_sample() { return std::nullopt; }
 
@@ -228,6 +233,7 @@ protected:
     TransferTimer time_download(std::size_t bytes) { return {transfers_.download_ms, transfers_.download_bytes, bytes}; }
     TransferStats transfers_;
     TimingMode timing_mode_ = TimingMode::Plain;
+    std::uint64_t launches_ = 0;  // backends count their launches here
 
     friend class Buffer;
     virtual std::uint64_t raw_alloc(std::size_t bytes) = 0;

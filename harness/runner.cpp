@@ -251,7 +251,9 @@ private:
             if (c.launch == LaunchMode::Graph) r.graph_capture_ms = current_->prepare_graph();
             r.upload_ms = dev->transfer_stats().upload_ms;
             current_->poison();
+            dev->reset_launch_count();
             current_->run();
+            const std::uint64_t launches = dev->launch_count();
             dev->synchronize();
             dev->reset_transfer_stats();
             r.validation = current_->validate();
@@ -259,10 +261,15 @@ private:
             r.work = current_->work();
             if (!opt_.save_outputs_dir.empty()) save_outputs(c, r);
             if (!r.validation.ok) return fail(s, Status::ValidationFailed, "validation failed: " + r.validation.detail);
-            const bool gated = opt_.timing == TimingMode::Gated && dev->supports_gated_timing();
+            const bool can_gate = dev->supports_gated_timing() && launches <= kMaxGatedLaunches;
+            const bool gated = opt_.timing == TimingMode::Gated && can_gate;
             dev->set_timing_mode(gated ? TimingMode::Gated : TimingMode::Plain);
             r.timing = gated ? "gated" : "plain";
-            if (opt_.timing == TimingMode::Gated && !gated) r.timing_note = "this backend cannot gate: timed plainly";
+            if (opt_.timing == TimingMode::Gated && !gated)
+                r.timing_note = !dev->supports_gated_timing()
+                                    ? "this backend cannot gate: timed plainly"
+                                    : "a run makes " + std::to_string(launches) + " launches, more than a held queue takes (" +
+                                          std::to_string(kMaxGatedLaunches) + "): timed plainly";
             current_device_ = dev;
             current_index_ = i;
             s.ready = true;
@@ -508,6 +515,9 @@ private:
 
     std::chrono::steady_clock::time_point last_clock_read_{};
     static constexpr int kClockPeriodMs = 20;
+    // A held CUDA stream queues a limited number of launches before cuLaunchKernel blocks
+    // (and the gate then opens on its timeout): runs that make more are timed plainly.
+    static constexpr std::uint64_t kMaxGatedLaunches = 256;
     static constexpr double kBatchTargetMs = 10;
     static constexpr std::int64_t kMaxBatchRuns = 1000;
     static constexpr double kSamplingShare = 0.7;

@@ -33,6 +33,7 @@ struct FakeBehaviour {
     double ms_per_launch = 0.01;           // device time a sample reports per launch
     int sleep_us_per_sample = 0;           // wall time a sample takes
     std::optional<ClockSample> clock;      // what clock_sample() returns
+    int launches_per_run = 1;
 };
 FakeBehaviour behaviour;
 
@@ -61,15 +62,18 @@ public:
     std::unique_ptr<Module> compile(const Source&, const CompileOptions&) override {
         return std::make_unique<FakeModule>();
     }
-    void launch(const Kernel&, Dim3, Dim3, const Args&) override { ++launches_; }
+    void launch(const Kernel&, Dim3, Dim3, const Args&) override {
+        ++region_launches_;
+        ++launches_;
+    }
     void synchronize() override {}
     std::size_t max_group_size(const Kernel&) override { return 256; }
     double time_ms(const std::function<void()>& work) override {
         if (timing_mode() == TimingMode::Gated && behaviour.gate_times_out) throw GateTimeout("gate held too long");
-        launches_ = 0;
+        region_launches_ = 0;
         work();
         if (behaviour.sleep_us_per_sample) std::this_thread::sleep_for(std::chrono::microseconds(behaviour.sleep_us_per_sample));
-        return behaviour.ms_per_launch * double(launches_);
+        return behaviour.ms_per_launch * double(region_launches_);
     }
     bool supports_gated_timing() const override { return behaviour.can_gate; }
     std::optional<ClockSample> clock_sample() override { return behaviour.clock; }
@@ -81,7 +85,7 @@ protected:
 private:
     DeviceInfo info_;
     std::uint64_t next_ = 0;
-    std::int64_t launches_ = 0;
+    std::int64_t region_launches_ = 0;
 };
 
 class FakeBackend final : public Backend {
@@ -100,7 +104,10 @@ class FakeInstance final : public Instance {
 public:
     explicit FakeInstance(Device& dev) : dev_(dev) {}
     void poison() override {}
-    void run() override { dev_.launch(Kernel{"k", nullptr, 0}, Dim3{1, 1, 1}, Dim3{1, 1, 1}, Args()); }
+    void run() override {
+        for (int i = 0; i < behaviour.launches_per_run; ++i)
+            dev_.launch(Kernel{"k", nullptr, 0}, Dim3{1, 1, 1}, Dim3{1, 1, 1}, Args());
+    }
     Validation validate() override { return Validation{true, "fake", 1, false}; }
     WorkModel work() const override { return WorkModel{1, 1, 1, "items"}; }
 
@@ -187,6 +194,18 @@ TEST_F(RunnerTiming, SaysWhyItTimedPlainly) {
         EXPECT_NE(b.timing_note.find("gate held too long"), std::string::npos) << b.timing_note;
         EXPECT_GE(b.samples_ms.size(), 2u) << "the voided sample is taken again, plainly";
     }
+}
+
+TEST_F(RunnerTiming, RunsOfManyLaunchesAreNotHeldBehindAGate) {
+    behaviour.launches_per_run = 300;
+    RunnerOptions opt = quick_options();
+    opt.batch = false;
+    for (const auto& b : run_fake(1, opt).benchmarks) {
+        EXPECT_EQ(b.timing, "plain");
+        EXPECT_NE(b.timing_note.find("300 launches"), std::string::npos) << b.timing_note;
+    }
+    behaviour.launches_per_run = 256;
+    for (const auto& b : run_fake(1, opt).benchmarks) EXPECT_EQ(b.timing, "gated") << b.timing_note;
 }
 
 TEST_F(RunnerTiming, BatchTimesBackToBackRuns) {

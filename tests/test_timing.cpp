@@ -166,7 +166,7 @@ TEST(Profiles, CommandLineOptionsWinOverTheProfile) {
     narrowed.profile = "ci";
     narrowed.programs = {"mandelbrot,kmeans"};
     apply_profile(narrowed, [](const std::string&) { return false; });
-    EXPECT_EQ(narrowed.datasets, (std::vector<std::string>{"1024x1024", "200k-d2-k5"})) << "-p narrows the profile";
+    EXPECT_EQ(narrowed.datasets, (std::vector<std::string>{"1024x1024", "204800-d34-k5"})) << "-p narrows the profile";
 
     RunOptions clash;
     clash.profile = "ci";

@@ -292,6 +292,7 @@ public:
     }
 
     void launch(const Kernel& k, Dim3 grid, Dim3 block, const Args& args) override {
+        ++launches_;
         auto fn = static_cast<CUfunction>(k.handle);
         auto it = kernels_.find(fn);
         if (it == kernels_.end())
@@ -419,6 +420,7 @@ public:
     void forget_kernel(CUfunction fn) { kernels_.erase(fn); }
     void count_module(int delta) { live_modules_ += static_cast<std::size_t>(delta); }
     void count_graph(int delta) { live_graphs_ += static_cast<std::size_t>(delta); }
+    void count_graph_launch() { ++launches_; }
 
 protected:
     std::uint64_t raw_alloc(std::size_t bytes) override {
@@ -636,6 +638,7 @@ CudaGraph::~CudaGraph() {
 
 void CudaGraph::launch() {
     dev_->bind();
+    dev_->count_graph_launch();
     TB_CU(cuGraphLaunch, exec_, dev_->stream());
 }
 

@@ -134,6 +134,7 @@ public:
     }
 
     void launch(const Kernel& k, Dim3 grid, Dim3 block, const Args& args) override {
+        ++launches_;
         const cl::Api& a = api();
         auto kernel = static_cast<cl_kernel>(k.handle);
         if (!kernel) throw Error("opencl: launch of kernel '" + k.name + "' without a handle");
