@@ -179,9 +179,9 @@ int cmd_history(const HistoryCmdOptions& o) {
     check_options(o);
     NoiseModel noise;
     if (!o.noise.empty()) noise = load_noise_model(o.noise);
+    const std::string repo = git_repo(o);
     std::vector<HistoryRun> runs = load_runs(o.inputs);
 
-    const std::string repo = git_repo(o);
     std::size_t unresolved = 0;
     if (!repo.empty()) unresolved = resolve_commit_times(runs, repo);
 

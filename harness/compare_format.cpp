@@ -273,8 +273,10 @@ std::string comparison_markdown(const Comparison& c, const RunLabels& l, std::si
                                  Verdict::Unchanged, Verdict::OnlyOld, Verdict::OnlyNew};
         for (Verdict v : order)
             if (const std::size_t n = c.count(v)) what += (what.empty() ? "" : ", ") + std::to_string(n) + " " + to_string(v);
-        out += "<details><summary>" + std::string(failing.empty() ? "" : "the other ") + std::to_string(rest.size()) +
-               " benchmark" + (rest.size() == 1 ? "" : "s") + ": " + what + "</summary>\n\n" + kMarkdownHead;
+        const std::string count = failing.empty() ? std::to_string(rest.size()) + " benchmark" + (rest.size() == 1 ? "" : "s")
+                                  : rest.size() == 1 ? "the other benchmark"
+                                                     : "the other " + std::to_string(rest.size()) + " benchmarks";
+        out += "<details><summary>" + count + ": " + what + "</summary>\n\n" + kMarkdownHead;
         add_rows(rest);
         out += "\n</details>\n";
     }

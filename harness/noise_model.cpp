@@ -12,7 +12,10 @@ using ojson = nlohmann::ordered_json;
 
 namespace {
 
-constexpr double kMadToSigma = 0.6744897501960817;  // median |N(0, 1)|
+// Mean of |N(0, 1)| over its smallest 80%: sqrt(2/pi) (1 - exp(-q^2/2)) / 0.8, q = 1.28155
+// (the 90% quantile of N(0, 1), i.e. the 80% quantile of |N(0, 1)|).
+constexpr double kTrimmedMeanAbsNormal = 0.5586098711723646;
+constexpr double kKeptFraction = 0.8;
 
 bool positive_number(const nlohmann::json& j) { return j.is_number() && std::isfinite(j.get<double>()) && j.get<double>() > 0; }
 
@@ -47,9 +50,10 @@ double sigma_from_log_ratios(std::vector<double> r) {
     if (r.empty()) return 0;
     for (double& x : r) x = std::abs(x);
     std::sort(r.begin(), r.end());
-    const std::size_t n = r.size();
-    const double med = n % 2 ? r[n / 2] : (r[n / 2 - 1] + r[n / 2]) / 2;
-    return med / (kMadToSigma * std::sqrt(2.0));
+    const std::size_t keep = std::max<std::size_t>(1, std::size_t(std::ceil(kKeptFraction * double(r.size()))));
+    double sum = 0;
+    for (std::size_t i = 0; i < keep; ++i) sum += r[i];
+    return sum / double(keep) / (kTrimmedMeanAbsNormal * std::sqrt(2.0));
 }
 
 NoiseModel learn_noise_model(const NoisePairs& pairs, const NoiseLearnOptions& o) {
@@ -75,8 +79,9 @@ ojson to_json(const NoiseModel& m) {
                {"version", kNoiseVersion},
                {"created_utc", m.created_utc},
                {"source", m.source},
-               {"method", "sigma = median |ln(median[i+1] / median[i])| / (0.6745 sqrt 2) over consecutive runs "
-                          "with no step between them; threshold_pct = max(floor_pct, 100 (exp(z sqrt 2 sigma) - 1))"},
+               {"method", "sigma = mean of the smallest 80% of |ln(median[i+1] / median[i])| / (0.5586 sqrt 2) "
+                          "over consecutive runs with no change point between them; threshold_pct = max(floor_pct, "
+                          "100 (exp(z sqrt 2 sigma) - 1))"},
                {"z", m.z},
                {"floor_pct", m.floor_pct},
                {"min_pairs", m.min_pairs},
@@ -85,8 +90,8 @@ ojson to_json(const NoiseModel& m) {
         ojson d = ojson::object();
         for (const auto& [name, e] : entries) {
             // Rounded so that the file stays small and diffs of a re-learned model stay readable.
-            auto round_to = [](double v, double unit) { return std::round(v / unit) * unit; };
-            d[name] = {{"sigma", round_to(e.sigma, 1e-6)}, {"pairs", e.pairs}, {"threshold_pct", round_to(e.threshold_pct, 1e-3)}};
+            auto round_to = [](double v, double per_unit) { return std::round(v * per_unit) / per_unit; };
+            d[name] = {{"sigma", round_to(e.sigma, 1e6)}, {"pairs", e.pairs}, {"threshold_pct", round_to(e.threshold_pct, 1e3)}};
         }
         j["devices"][device] = d;
     }
