@@ -71,7 +71,7 @@ def save(fig, out_dir, name):
     fd, tmp = tempfile.mkstemp(prefix="." + name + ".", suffix=".tmp", dir=out_dir)
     os.close(fd)
     try:
-        fig.savefig(tmp, format="png", dpi=110, bbox_inches="tight")
+        fig.savefig(tmp, format="png", dpi=100, bbox_inches="tight")
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)
@@ -143,8 +143,14 @@ class Figures:
                     transform=ax.get_xaxis_transform())
         if log:
             ax.set_yscale("log")
-        else:
-            ax.set_ylim(bottom=0)
+        elif oks:
+            # Zoomed to the data, but never to less than +-5% of its level: a trend plot's
+            # question is "did it move", and noise of 0.5% should still look flat.
+            lo = min(p["low_ms"] for p in oks) * scale
+            hi = max(p["high_ms"] for p in oks) * scale
+            center = (lo + hi) / 2
+            half = max((hi - lo) / 2 * 1.25, center * 0.05)
+            ax.set_ylim(max(0.0, center - half), center + half)
         first = series[0]
         title = first["dataset"] + ("  " + first["variant"] if multi_variant and first["variant"] else "")
         ax.set_title(title, fontsize=9.5)
@@ -154,6 +160,7 @@ class Figures:
         self.label_ticks(ax, used, show_labels)
 
     def legend_handles(self, series):
+        has_steps = {st["regression"] for s in series for st in s["steps"] if st["beyond_noise"]}
         Line2D = self.plt.matplotlib.lines.Line2D
         handles, labels = [], []
         launches = unique(s["launch"] for s in series)
@@ -166,10 +173,15 @@ class Figures:
                 labels.append(b + ("/" + launch if len(launches) > 1 else ""))
         handles.append(self.plt.matplotlib.patches.Patch(color="#888888", alpha=0.3))
         labels.append("95% CI of the median")
-        handles.append(Line2D([], [], color=REGRESSION_COLOR, linestyle=":"))
-        labels.append("step: slower")
-        handles.append(Line2D([], [], color=IMPROVEMENT_COLOR, linestyle=":"))
-        labels.append("step: faster")
+        if True in has_steps:
+            handles.append(Line2D([], [], color=REGRESSION_COLOR, linestyle=":"))
+            labels.append("step: slower")
+        if False in has_steps:
+            handles.append(Line2D([], [], color=IMPROVEMENT_COLOR, linestyle=":"))
+            labels.append("step: faster")
+        if any(p["status"] != "ok" for s in series for p in s["points"]):
+            handles.append(Line2D([], [], color=REGRESSION_COLOR, marker="x", linestyle="", mew=2))
+            labels.append("failed run")
         return handles, labels
 
     def program(self, device, math_mode, program, series):
