@@ -37,7 +37,7 @@ nlohmann::ordered_json github_benchmark_json(const Results& r) {
         if (!commit.empty()) extra += "\ntribench " + commit;
         out.push_back({{"name", b.name},
                        {"unit", "ms"},
-                       {"value", ci.median},
+                       {"value", std::stod(fmt("%.6g", ci.median))},  // 6 digits: far below any noise
                        {"range", "± " + fmt("%.6g", half)},
                        {"extra", extra}});
     }

@@ -45,7 +45,7 @@ double noise_threshold_pct(double sigma, double z, double floor_pct);
 // Robust sigma from run-to-run log ratios: the mean of the smallest 80% of |r| (the largest
 // fifth dropped: an outlying run, a change too small to be found), scaled so that normal
 // noise of standard deviation sigma gives sigma back (ratios of two runs: sqrt 2 sigma).
-// More stable than the median of |r| on the few dozen pairs a history has.
+// Scatters less than the median of |r| on the few dozen pairs a history has.
 double sigma_from_log_ratios(std::vector<double> log_ratios);
 
 struct NoiseLearnOptions {
