@@ -174,7 +174,7 @@ std::string history_markdown(const History& h, const std::vector<HistoryPlot>& p
     const auto steps = reported_steps(h);
     out << "## Steps, newest first\n\n";
     if (steps.empty()) {
-        out << "No step beyond noise.";
+        out << "No step beyond noise.\n";
     } else {
         out << "| first commit after | run | benchmark | device | math | before ms | after ms | change | threshold | p | "
                "verdict |\n|:--|:--|:--|:--|:--|--:|--:|--:|--:|--:|:--|\n";
@@ -189,10 +189,12 @@ std::string history_markdown(const History& h, const std::vector<HistoryPlot>& p
                 << (r.step->regression ? "**" + verdict + "**" : verdict) << " |\n";
         }
     }
+    // A blank line first: a line right after a table would be read as one of its rows.
     if (const std::size_t n = within_noise_count(h))
         out << "\n" << n << " further significant change point" << (n == 1 ? "" : "s")
-            << " smaller than the threshold are not reported as steps (history-data.json lists them).";
-    out << "\n\n";
+            << " smaller than the threshold " << (n == 1 ? "is" : "are") << " not reported as steps (history-data.json lists "
+            << (n == 1 ? "it" : "them") << ").\n";
+    out << "\n";
 
     if (!plots.empty()) {
         out << "## Trends\n\nMedian of each run with its 95% confidence interval (band), one line per backend; "
