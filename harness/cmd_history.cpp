@@ -193,10 +193,11 @@ int cmd_history(const HistoryCmdOptions& o) {
     ho.noise = o.noise.empty() ? nullptr : &noise;
     History h = build_history(std::move(runs), ho);
     if (repo.empty())
-        h.notes.push_back("runs ordered by their run time (environment.created_utc): no git repository to read commit times from");
+        h.notes.push_back("commits ordered by the run time of their first run (environment.created_utc): no git "
+                          "repository to read commit times from");
     else if (unresolved)
         h.notes.push_back(std::to_string(unresolved) + " commit" + (unresolved == 1 ? "" : "s") + " not found in " + repo +
-                          " (or unknown): those runs are placed by their run time");
+                          " (or unknown): placed by the run time of their first run");
 
     std::error_code ec;
     fs::create_directories(o.out, ec);

@@ -166,9 +166,17 @@ bool failed(Status st) { return st == Status::ValidationFailed || st == Status::
 History build_history(std::vector<HistoryRun> runs, const HistoryOptions& o) {
     History h;
     h.options = o;
-    std::stable_sort(runs.begin(), runs.end(), [](const HistoryRun& a, const HistoryRun& b) {
-        return std::make_tuple(a.order_s(), a.created_s, a.path) < std::make_tuple(b.order_s(), b.created_s, b.path);
-    });
+    // Runs of one commit stay together: a commit git does not date is placed by its first run.
+    std::map<std::string, std::int64_t> first_run;
+    for (const auto& r : runs) {
+        auto [it, fresh] = first_run.emplace(r.commit, r.created_s);
+        if (!fresh) it->second = std::min(it->second, r.created_s);
+    }
+    auto key = [&first_run](const HistoryRun& r) {
+        const std::int64_t when = r.commit_s >= 0 ? r.commit_s : r.commit == "unknown" ? r.created_s : first_run.at(r.commit);
+        return std::make_tuple(when, r.commit == "unknown" ? std::string() : r.commit, r.created_s, r.path);
+    };
+    std::stable_sort(runs.begin(), runs.end(), [&key](const HistoryRun& a, const HistoryRun& b) { return key(a) < key(b); });
     h.runs = std::move(runs);
     const std::vector<std::size_t> groups = commit_groups(h.runs);
 

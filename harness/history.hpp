@@ -24,8 +24,6 @@ struct HistoryRun {
     std::string created_utc;     // environment.created_utc
     std::int64_t created_s = 0;  // created_utc as seconds since the epoch
     std::int64_t commit_s = -1;  // the commit's committer time (from git), -1 when unknown
-    // Runs are ordered by commit time where git knew the commit, else by the run's own time.
-    std::int64_t order_s() const { return commit_s >= 0 ? commit_s : created_s; }
 };
 
 // Reads commit and time from a results file's environment. Throws tb::Error when the run
@@ -87,7 +85,8 @@ struct History {
     std::size_t commit_count() const;
 };
 
-// Orders the runs, builds the series and finds their steps.
+// Orders the runs (by commit time where git knew the commit, else by the commit's first run
+// time; runs of one commit together, by run time), builds the series and finds their steps.
 History build_history(std::vector<HistoryRun> runs, const HistoryOptions& o);
 
 // Run-to-run log ratios of consecutive ok runs with no significant change point between

@@ -336,6 +336,20 @@ TEST(History, OrderedByCommitTimeWhenKnown) {
     EXPECT_EQ(h.runs.back().commit, commit_name(2));
 }
 
+TEST(History, RunsOfOneCommitStayTogetherWithoutCommitTimes) {
+    // Three rounds interleaved across four commits (c0 c1 c2 c3 c0 c1 ...), no git: each
+    // commit goes where its first run was, its runs together.
+    std::vector<HistoryRun> runs = synthetic_history(three_benchmarks(SIZE_MAX, 1), 12, 1, 19);
+    for (auto& r : runs) {
+        const std::size_t i = std::size_t(std::stoul(r.commit.substr(6)));
+        r.commit = commit_name(i % 4);
+    }
+    const History h = build_history(runs, {});
+    EXPECT_EQ(h.commit_count(), 4u);
+    for (std::size_t i = 0; i < h.runs.size(); ++i) EXPECT_EQ(h.runs[i].commit, commit_name(i / 3)) << i;
+    EXPECT_LT(h.runs[0].created_s, h.runs[1].created_s);  // within a commit, by run time
+}
+
 TEST(History, BrokenInTheNewestRunFails) {
     std::vector<HistoryRun> runs = synthetic_history(three_benchmarks(SIZE_MAX, 1), 10, 1, 16);
     for (auto& r : runs)
