@@ -197,7 +197,13 @@ int cmd_history(const HistoryCmdOptions& o) {
                           "repository to read commit times from");
     else if (unresolved)
         h.notes.push_back(std::to_string(unresolved) + " commit" + (unresolved == 1 ? "" : "s") + " not found in " + repo +
-                          " (or unknown): placed by the run time of their first run");
+                          ": placed by the run time of their first run");
+    std::size_t unknown = 0;
+    for (const auto& r : h.runs) unknown += r.commit == "unknown" ? 1 : 0;
+    if (unknown)
+        h.notes.push_back(std::to_string(unknown) + " run" + (unknown == 1 ? " names" : "s name") +
+                          " no commit (tribench_commit \"unknown\"): placed by " + (unknown == 1 ? "its" : "their") +
+                          " run time, each on its own");
 
     std::error_code ec;
     fs::create_directories(o.out, ec);
