@@ -35,7 +35,10 @@ void check_options(const HistoryCmdOptions& o) {
     if (o.inputs.empty()) throw Error("history needs results files or folders");
     if (!(o.alpha > 0 && o.alpha < 1)) throw Error("--alpha must lie between 0 and 1, got " + num(o.alpha));
     if (!(o.threshold_pct >= 0)) throw Error("--threshold must be a percentage >= 0, got " + num(o.threshold_pct));
-    if (o.permutations < 19) throw Error("--permutations must be at least 19 (p can reach 0.05), got " + std::to_string(o.permutations));
+    // The smallest p a permutation test can give is 1 / (permutations + 1).
+    if (o.permutations > 1000000 || double(o.permutations + 1) * o.alpha <= 1)
+        throw Error("--permutations must let p fall below --alpha (more than " + num(1 / o.alpha - 1) +
+                    ") and be at most 1000000, got " + std::to_string(o.permutations));
     if (o.min_runs < 1) throw Error("--min-runs must be at least 1");
     if (!o.git.empty() && o.no_git) throw Error("--git and --no-git exclude each other");
     if (!(o.noise_z > 0)) throw Error("--noise-z must be positive, got " + num(o.noise_z));

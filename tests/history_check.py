@@ -142,6 +142,8 @@ def case_badinput():
     one_line_error(tribench("history", bad, "--out", os.path.join(WORK, "o"), "--noise", noise),
                    "noise version 2 is not supported")
     one_line_error(tribench("history", bad, "--out", os.path.join(WORK, "o"), "--alpha", "3"), "--alpha must lie")
+    one_line_error(tribench("history", bad, "--out", os.path.join(WORK, "o"), "--permutations", "10"),
+                   "--permutations must let p fall below --alpha")
     one_line_error(tribench("history", bad, "--out", os.path.join(WORK, "o"), "--git", "/nonexistent"), "--git /nonexistent")
 
 
