@@ -10,6 +10,9 @@
 #include "metric.hpp"
 #include "compare.hpp"
 #include "compare_format.hpp"
+#include "history.hpp"
+#include "junit.hpp"
+#include "noise_model.hpp"
 
 namespace tb {
 namespace {
@@ -31,6 +34,10 @@ void check_options(const CompareCmdOptions& o) {
         throw Error("compare --backends takes one results file, got " + std::to_string(o.files.size()));
     if (!o.backends && o.files.size() != 2)
         throw Error("compare takes two results files (OLD.json NEW.json), got " + std::to_string(o.files.size()));
+    if (o.backends && (!o.noise.empty() || !o.junit.empty()))
+        throw Error("--noise and --junit apply to compare OLD.json NEW.json, not to --backends");
+    if (o.markdown_limit < 1000)
+        throw Error("--markdown-limit must be at least 1000 bytes, got " + std::to_string(o.markdown_limit));
 }
 
 bool use_color(const CompareCmdOptions& o) {
@@ -59,6 +66,8 @@ int cmd_compare(const CompareCmdOptions& o) {
         else emit(o, matrix_terminal(m, run, color));
         return 0;
     }
+    NoiseModel noise;
+    if (!o.noise.empty()) noise = load_noise_model(o.noise);
     const Results old_r = load_results_as(o.files[0], o.metric);
     const Results new_r = load_results_as(o.files[1], o.metric);
     CompareOptions co;
@@ -66,10 +75,23 @@ int cmd_compare(const CompareCmdOptions& o) {
     co.threshold_pct = o.threshold_pct;
     co.min_change_pct = o.min_change_pct;
     co.force = o.force;
+    if (!o.noise.empty())
+        co.threshold_of = [&noise](const std::string& device, const std::string& name) {
+            const NoiseEntry* e = noise.find(device, name);
+            return e ? e->threshold_pct : -1.0;
+        };
     const Comparison c = compare_results(old_r, new_r, co);
     const RunLabels labels{describe_run(old_r, o.files[0]), describe_run(new_r, o.files[1])};
+    if (!o.junit.empty()) {
+        const std::string created = new_r.environment.is_object() && new_r.environment.contains("created_utc") &&
+                                            new_r.environment["created_utc"].is_string()
+                                        ? new_r.environment["created_utc"].get<std::string>()
+                                        : "";
+        // JUnit's timestamp has no zone designator (xs:dateTime without "Z" in its schema).
+        write_file_atomically(o.junit, comparison_junit(c, labels, parse_utc(created) >= 0 ? created.substr(0, 19) : ""));
+    }
     if (o.json) emit(o, comparison_json(c, labels).dump(2) + "\n");
-    else if (o.markdown) emit(o, comparison_markdown(c, labels));
+    else if (o.markdown) emit(o, comparison_markdown(c, labels, o.markdown_limit));
     else emit(o, comparison_terminal(c, labels, color));
     return c.exit_code();
 }

@@ -1,15 +1,27 @@
-// `tribench export --futhark RESULTS.json OUT.json`.
+// `tribench export --futhark|--github-benchmark RESULTS.json OUT.json`.
 #include <iostream>
 
 #include "atomic_file.hpp"
 #include "commands.hpp"
 #include "futhark_export.hpp"
+#include "gab_json.hpp"
 
 namespace tb {
 
 int cmd_export(const ExportCmdOptions& o) {
-    if (!o.futhark) throw Error("export needs a format: --futhark (the layout of `futhark bench --json`)");
+    if (!o.futhark && !o.github_benchmark)
+        throw Error("export needs a format: --futhark (the layout of `futhark bench --json`) or --github-benchmark "
+                    "(github-action-benchmark's customSmallerIsBetter)");
+    if (o.futhark && o.github_benchmark) throw Error("--futhark and --github-benchmark exclude each other");
     const Results r = load_results(o.input);
+    if (o.github_benchmark) {
+        if (!o.backend.empty()) throw Error("--backend applies to --futhark only");
+        const nlohmann::ordered_json j = github_benchmark_json(r);
+        write_file_atomically(o.output, j.dump(1) + "\n");
+        std::cout << "wrote " << o.output << ": " << j.size() << " benchmark" << (j.size() == 1 ? "" : "s")
+                  << " for github-action-benchmark (tool: customSmallerIsBetter)\n";
+        return 0;
+    }
     FutharkExportOptions fo;
     fo.backend = o.backend;
     const nlohmann::json j = futhark_bench_json(r, fo);

@@ -112,8 +112,30 @@ struct CompareCmdOptions {
     bool markdown = false, json = false;
     std::string color = "auto";          // auto, always, never
     std::string out;                     // write here (atomically) instead of stdout
+    std::string noise;                   // per-benchmark thresholds from this noise model (docs/history.md)
+    std::string junit;                   // also write JUnit XML here
+    std::size_t markdown_limit = 60000;  // --markdown: at most this many bytes (a GitHub comment takes 65536)
 };
 int cmd_compare(const CompareCmdOptions& o);
+
+// `tribench history FILES...|DIR --out DIR` (docs/history.md): runs in commit order, trend
+// plots, HISTORY.md and the steps found. Exit 1 when a benchmark's newest step is a
+// regression or a benchmark that validated before fails in its newest run; 2 for bad input.
+struct HistoryCmdOptions {
+    std::vector<std::string> inputs;  // results files and folders
+    std::string out;
+    double alpha = 0.05;
+    double threshold_pct = 5;         // where the noise model has no entry
+    std::size_t permutations = 999;
+    std::size_t min_runs = 2;
+    std::string noise;                // read per-benchmark thresholds from this file
+    std::string learn_noise;          // write the noise model learned from this history here
+    double noise_z = 3;
+    std::string git;                  // repository for commit times (default: the current folder's)
+    bool no_git = false;
+    bool no_plots = false;
+};
+int cmd_history(const HistoryCmdOptions& o);
 
 // `tribench report RESULTS.json... --out DIR`: REPORT.md and PNG plots (scripts/report.py).
 struct ReportCmdOptions {
@@ -127,9 +149,11 @@ struct ReportCmdOptions {
 };
 int cmd_report(const ReportCmdOptions& o);
 
-// `tribench export --futhark RESULTS.json OUT.json`: the layout of `futhark bench --json`.
+// `tribench export --futhark RESULTS.json OUT.json`: the layout of `futhark bench --json`;
+// `--github-benchmark`: github-action-benchmark's customSmallerIsBetter JSON.
 struct ExportCmdOptions {
     bool futhark = false;
+    bool github_benchmark = false;  // github-action-benchmark's customSmallerIsBetter (docs/compare.md)
     std::string input, output;
     std::string backend;  // only this backend, keyed without it
 };

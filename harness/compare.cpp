@@ -77,7 +77,7 @@ void judge_timings(ComparedBenchmark& c, const BenchmarkResult& o, const Benchma
                     std::abs(c.change_pct) >= opt.min_change_pct;
     if (!c.significant) c.verdict = Verdict::Unchanged;
     else if (c.new_median_ms < c.old_median_ms) c.verdict = Verdict::Faster;
-    else if (c.change_pct > opt.threshold_pct) c.verdict = Verdict::Regression;
+    else if (c.change_pct > c.threshold_pct) c.verdict = Verdict::Regression;
     else c.verdict = Verdict::Slower;
 }
 
@@ -119,6 +119,12 @@ Comparison compare_results(const Results& old_r, const Results& new_r, const Com
             cmp.device_mismatches.push_back(what);
         }
         const bool old_ok = o.status == Status::Ok, new_ok = n.status == Status::Ok;
+        c.threshold_pct = opt.threshold_pct;
+        if (opt.threshold_of) {
+            const double t = opt.threshold_of(c.new_device, c.name);
+            c.noise_threshold = t >= 0;
+            if (c.noise_threshold) c.threshold_pct = t;
+        }
         if (old_ok && new_ok) judge_timings(c, o, n, opt);
         else if (old_ok && (n.status == Status::ValidationFailed || n.status == Status::Error)) c.verdict = Verdict::Broken;
         else if (!old_ok && new_ok) c.verdict = Verdict::Fixed;

@@ -3,6 +3,7 @@
 // Formatting lives in compare_format.hpp; the statistics in mann_whitney.hpp.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,9 @@ struct CompareOptions {
     // run-to-run drift of a few tenths of a percent significant.
     double min_change_pct = 1;
     bool force = false;          // compare results from different devices anyway
+    // Per-benchmark thresholds (a noise model, docs/history.md): the threshold in percent of
+    // a benchmark on a device (its name in NEW), or a negative value for threshold_pct.
+    std::function<double(const std::string& device, const std::string& benchmark)> threshold_of;
 };
 
 enum class Verdict {
@@ -50,6 +54,8 @@ struct ComparedBenchmark {
     bool testable = false;   // enough samples to reach p < alpha at all
     bool significant = false;
     bool regression = false; // Verdict Regression or Broken
+    double threshold_pct = 0;      // the slowdown that counted as a regression for this benchmark
+    bool noise_threshold = false;  // ... taken from the noise model rather than threshold_pct
     Verdict verdict = Verdict::NotCompared;
 };
 

@@ -99,10 +99,19 @@ std::string summary_line(const Comparison& c) {
     return s.empty() ? "no benchmarks" : s;
 }
 
+std::size_t noise_thresholds(const Comparison& c) {
+    return std::size_t(std::count_if(c.benchmarks.begin(), c.benchmarks.end(),
+                                     [](const ComparedBenchmark& b) { return b.noise_threshold; }));
+}
+
 std::string rule_line(const Comparison& c) {
+    const std::size_t noisy = noise_thresholds(c);
+    const std::string threshold = noisy ? "its noise-model threshold (" + std::to_string(noisy) + " benchmark" +
+                                              (noisy == 1 ? "" : "s") + "; the others " +
+                                              printf_str("%g", c.options.threshold_pct) + "%)"
+                                        : printf_str("%g", c.options.threshold_pct) + "%";
     return "regression: significantly different (two-sided Mann-Whitney U, p < " + printf_str("%g", c.options.alpha) +
-           ") and more than " + printf_str("%g", c.options.threshold_pct) +
-           "% slower (median), or ok in OLD and failing in NEW; changes under " +
+           ") and more than " + threshold + " slower (median), or ok in OLD and failing in NEW; changes under " +
            printf_str("%g", c.options.min_change_pct) + "% count as unchanged";
 }
 
@@ -186,27 +195,96 @@ std::string comparison_terminal(const Comparison& c, const RunLabels& l, bool co
     return out.str();
 }
 
-std::string comparison_markdown(const Comparison& c, const RunLabels& l) {
-    std::ostringstream out;
-    out << "### tribench compare\n\n";
-    out << "OLD: " << markdown_escape(l.old_run) << "  \nNEW: " << markdown_escape(l.new_run) << "\n\n";
-    for (const auto& m : c.device_mismatches) out << "> **warning** (--force): " << markdown_escape(m) << "\n\n";
-    out << "| benchmark | old ms | new ms | speedup | change | p | verdict |\n";
-    out << "|:--|--:|--:|--:|--:|--:|:--|\n";
-    for (const auto& b : c.benchmarks) {
-        const bool timed = b.verdict == Verdict::Unchanged || b.verdict == Verdict::Faster ||
-                           b.verdict == Verdict::Slower || b.verdict == Verdict::Regression;
-        std::string verdict = to_string(b.verdict);
-        if (is_failure(b.verdict)) verdict = "**" + verdict + "**";
-        const std::string detail = failure_detail(b);
-        if (!detail.empty()) verdict += " (" + markdown_escape(detail) + ")";
-        out << "| " << markdown_escape(b.name) << " | " << side_text(b.in_old, b.old_status, b.old_median_ms) << " | "
-            << side_text(b.in_new, b.new_status, b.new_median_ms) << " | "
-            << (timed && b.speedup > 0 ? format_speedup(b.speedup) : "") << " | " << (timed ? change_text(b) : "")
-            << " | " << (timed ? markdown_escape(format_p(b.p_value)) : "") << " | " << verdict << " |\n";
+namespace {
+
+std::string markdown_row(const ComparedBenchmark& b) {
+    const bool timed = b.verdict == Verdict::Unchanged || b.verdict == Verdict::Faster || b.verdict == Verdict::Slower ||
+                       b.verdict == Verdict::Regression;
+    std::string verdict = to_string(b.verdict);
+    if (is_failure(b.verdict)) verdict = "**" + verdict + "**";
+    const std::string detail = failure_detail(b);
+    if (!detail.empty()) verdict += " (" + markdown_escape(detail) + ")";
+    return "| " + markdown_escape(b.name) + " | " + side_text(b.in_old, b.old_status, b.old_median_ms) + " | " +
+           side_text(b.in_new, b.new_status, b.new_median_ms) + " | " +
+           (timed && b.speedup > 0 ? format_speedup(b.speedup) : "") + " | " + (timed ? change_text(b) : "") + " | " +
+           (timed ? markdown_escape(format_p(b.p_value)) : "") + " | " + verdict + " |\n";
+}
+
+const char* const kMarkdownHead = "| benchmark | old ms | new ms | speedup | change | p | verdict |\n|:--|--:|--:|--:|--:|--:|:--|\n";
+
+// Regressions (largest slowdown first), then broken; the rest in verdict order, each in file order.
+std::vector<const ComparedBenchmark*> ordered(const Comparison& c, bool failures) {
+    const Verdict order[] = {Verdict::Regression, Verdict::Broken,      Verdict::Slower,  Verdict::Faster, Verdict::Fixed,
+                             Verdict::NotCompared, Verdict::Unchanged, Verdict::OnlyOld, Verdict::OnlyNew};
+    std::vector<const ComparedBenchmark*> out;
+    for (Verdict v : order) {
+        if (is_failure(v) != failures) continue;
+        const std::size_t first = out.size();
+        for (const auto& b : c.benchmarks)
+            if (b.verdict == v) out.push_back(&b);
+        if (v == Verdict::Regression)
+            std::stable_sort(out.begin() + std::ptrdiff_t(first), out.end(),
+                             [](const ComparedBenchmark* a, const ComparedBenchmark* b) { return a->change_pct > b->change_pct; });
     }
-    out << "\n**Summary:** " << summary_line(c) << ".  \n" << markdown_escape(rule_line(c)) << ".\n";
-    return out.str();
+    return out;
+}
+
+std::string headline(const Comparison& c) {
+    const std::size_t reg = c.count(Verdict::Regression), broken = c.count(Verdict::Broken);
+    if (reg + broken == 0) return "no regression";
+    std::string s;
+    if (reg) s = std::to_string(reg) + " regression" + (reg > 1 ? "s" : "");
+    if (broken) s += (s.empty() ? "" : ", ") + std::to_string(broken) + " broken";
+    return s;
+}
+
+}  // namespace
+
+std::string comparison_markdown(const Comparison& c, const RunLabels& l, std::size_t max_bytes) {
+    std::ostringstream head;
+    head << "### tribench compare: " << headline(c) << "\n\n";
+    head << "OLD: " << markdown_escape(l.old_run) << "  \nNEW: " << markdown_escape(l.new_run) << "\n\n";
+    for (const auto& m : c.device_mismatches) head << "> **warning** (--force): " << markdown_escape(m) << "\n\n";
+    std::string tail = "\n**Summary:** " + summary_line(c) + ".  \n" + markdown_escape(rule_line(c)) + ".\n";
+    if (const std::size_t n = untestable(c))
+        tail += "Note: " + std::to_string(n) + " benchmark" + (n == 1 ? " has" : "s have") +
+                " too few samples to ever reach p \\< " + printf_str("%g", c.options.alpha) + ".\n";
+
+    const auto failing = ordered(c, true), rest = ordered(c, false);
+    std::string out = head.str();
+    // Room kept for closing the folded section and saying how many rows were left out.
+    const std::size_t reserve = tail.size() + 200;
+    std::size_t left_out = 0;
+    auto add_rows = [&](const std::vector<const ComparedBenchmark*>& rows) {
+        for (const ComparedBenchmark* b : rows) {
+            const std::string r = markdown_row(*b);
+            if (max_bytes && out.size() + r.size() + reserve > max_bytes) ++left_out;
+            else out += r;
+        }
+    };
+    if (!failing.empty()) {
+        out += kMarkdownHead;
+        add_rows(failing);
+        out += "\n";
+    }
+    if (!rest.empty()) {
+        std::string what;
+        const Verdict order[] = {Verdict::Slower,  Verdict::Faster,  Verdict::Fixed,  Verdict::NotCompared,
+                                 Verdict::Unchanged, Verdict::OnlyOld, Verdict::OnlyNew};
+        for (Verdict v : order)
+            if (const std::size_t n = c.count(v)) what += (what.empty() ? "" : ", ") + std::to_string(n) + " " + to_string(v);
+        const std::string count = failing.empty() ? std::to_string(rest.size()) + " benchmark" + (rest.size() == 1 ? "" : "s")
+                                  : rest.size() == 1 ? "the other benchmark"
+                                                     : "the other " + std::to_string(rest.size()) + " benchmarks";
+        out += "<details><summary>" + count + ": " + what + "</summary>\n\n" + kMarkdownHead;
+        add_rows(rest);
+        out += "\n</details>\n";
+    }
+    if (left_out)
+        out += "\n*" + std::to_string(left_out) + " more row" + (left_out == 1 ? "" : "s") +
+               " left out to keep this under " + std::to_string(max_bytes) +
+               " bytes (`tribench compare --json` lists every benchmark).*\n";
+    return out + tail;
 }
 
 json comparison_json(const Comparison& c, const RunLabels& l) {
@@ -241,6 +319,8 @@ json comparison_json(const Comparison& c, const RunLabels& l) {
                   {"testable", both_ok && b.testable},
                   {"significant", b.significant},
                   {"regression", b.regression},
+                  {"threshold_pct", b.threshold_pct},
+                  {"threshold_source", b.noise_threshold ? "noise model" : "--threshold"},
                   {"old_device", b.old_device},
                   {"new_device", b.new_device}};
         if (!b.old_error.empty()) e["old_error"] = b.old_error;

@@ -19,7 +19,9 @@ struct RunLabels {
 };
 
 std::string comparison_terminal(const Comparison& c, const RunLabels& l, bool color);
-std::string comparison_markdown(const Comparison& c, const RunLabels& l);
+// Sized for a pull-request comment and $GITHUB_STEP_SUMMARY: failing benchmarks first, the
+// rest folded in <details>; rows beyond max_bytes (0: no limit) are left out and counted.
+std::string comparison_markdown(const Comparison& c, const RunLabels& l, std::size_t max_bytes = 0);
 nlohmann::ordered_json comparison_json(const Comparison& c, const RunLabels& l);
 
 std::string matrix_terminal(const BackendMatrix& m, const std::string& run, bool color);

@@ -1,4 +1,4 @@
-// The `tribench` command: list, run, ptx, compare, report, export, merge.
+// The `tribench` command: list, run, ptx, compare, history, report, export, merge.
 #include <algorithm>
 #include <cstring>
 #include <iostream>
@@ -124,6 +124,28 @@ int main(int argc, char** argv) {
     cmp->add_flag("--json", cmp_opt.json, "machine-readable output");
     cmp->add_option("--color", cmp_opt.color, "auto, always or never (default: auto)");
     cmp->add_option("-o,--out", cmp_opt.out, "write the output to this file instead of stdout");
+    cmp->add_option("--noise", cmp_opt.noise, "per-benchmark thresholds from this noise model (tribench history "
+                                               "--learn-noise) instead of --threshold where it has an entry");
+    cmp->add_option("--junit", cmp_opt.junit, "also write JUnit XML here (one test case per benchmark)");
+    cmp->add_option("--markdown-limit", cmp_opt.markdown_limit,
+                    "--markdown: at most this many bytes, rows beyond left out (default: 60000)");
+
+    tb::HistoryCmdOptions his_opt;
+    auto* his = app.add_subcommand("history", "FILES...|DIR --out DIR: runs in commit order, trend plots, steps; "
+                                              "exit 1 when a benchmark's newest step is a regression");
+    his->add_option("inputs", his_opt.inputs, "results files, or folders searched for them")->required();
+    his->add_option("-o,--out", his_opt.out, "output folder: HISTORY.md, history-data.json, PNG plots")->required();
+    his->add_option("--alpha", his_opt.alpha, "significance level of a step (default: 0.05)");
+    his->add_option("--threshold", his_opt.threshold_pct,
+                    "percent change that counts as a step where the noise model has no entry (default: 5)");
+    his->add_option("--noise", his_opt.noise, "per-benchmark thresholds from this noise model");
+    his->add_option("--learn-noise", his_opt.learn_noise, "write the noise model learned from this history here");
+    his->add_option("--noise-z", his_opt.noise_z, "--learn-noise: standard deviations that count as beyond noise (default: 3)");
+    his->add_option("--permutations", his_opt.permutations, "random orderings per step test (default: 999)");
+    his->add_option("--min-runs", his_opt.min_runs, "runs on each side of a step, at least (default: 2)");
+    his->add_option("--git", his_opt.git, "repository to read commit times from (default: the current folder's)");
+    his->add_flag("--no-git", his_opt.no_git, "order runs by their run time only");
+    his->add_flag("--no-plots", his_opt.no_plots, "write HISTORY.md without plots (no python3 needed)");
 
     tb::ReportCmdOptions rep_opt;
     auto* rep = app.add_subcommand("report", "REPORT.md and PNG plots (python3 + matplotlib) from results files");
@@ -139,6 +161,8 @@ int main(int argc, char** argv) {
     tb::ExportCmdOptions exp_opt;
     auto* exp = app.add_subcommand("export", "results in another tool's format");
     exp->add_flag("--futhark", exp_opt.futhark, "the layout of `futhark bench --json` (for cmp-bench-json.py)");
+    exp->add_flag("--github-benchmark", exp_opt.github_benchmark,
+                  "github-action-benchmark's customSmallerIsBetter JSON (median ms per benchmark)");
     exp->add_option("input", exp_opt.input, "results file")->required();
     exp->add_option("output", exp_opt.output, "file to write")->required();
     exp->add_option("-b,--backend", exp_opt.backend, "only this backend, left out of the program names");
@@ -178,6 +202,7 @@ int main(int argc, char** argv) {
         if (*ptx) return tb::cmd_ptx(ptx_opt);
         if (*pd) return tb::cmd_ptxdiff(pd_opt);
         if (*cmp) return tb::cmd_compare(cmp_opt);
+        if (*his) return tb::cmd_history(his_opt);
         if (*rep) return tb::cmd_report(rep_opt);
         if (*exp) return tb::cmd_export(exp_opt);
         if (*mrg) return tb::cmd_merge(merge_opt);

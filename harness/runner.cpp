@@ -56,7 +56,13 @@ public:
         for (std::size_t i = 0; i < cases_.size(); ++i) {
             auto* b = benchmark::RegisterBenchmark(cases_[i].name.c_str(),
                                                    [this, i](benchmark::State& st) { this->measure(i, st); });
-            b->UseManualTime()->Unit(benchmark::kMillisecond);
+            // Microseconds: Google Benchmark fixes a benchmark's unit when it is registered,
+            // before anything is timed, and its tools/compare.py pairs a benchmark across two
+            // files only when the units agree and prints times as whole numbers. A unit picked
+            // from the measured time would flip between runs near a boundary; ms printed 0 for
+            // every sub-millisecond kernel. tribench's times run from ~2 us (short kernels on
+            // an H100) to seconds (PoCL), all non-zero in us (docs/compare.md).
+            b->UseManualTime()->Unit(benchmark::kMicrosecond);
             // Our stopping rule runs inside one Google Benchmark iteration per repetition.
             if (!opt_.gb_picks_iterations) b->Iterations(1);
         }

@@ -28,7 +28,7 @@ aggregates = {b["aggregate_name"] for b in doc["benchmarks"] if b.get("run_type"
 assert len(runs) == 2, f"expected 2 repetitions, got {len(runs)}"
 for b in runs:
     assert b["name"].startswith("mandelbrot/128x128/opencl"), b["name"]
-    assert b["time_unit"] == "ms", b["time_unit"]
+    assert b["time_unit"] == "us", b["time_unit"]
     assert b["real_time"] > 0 and b["iterations"] >= 1, b
 assert {"mean", "median", "stddev"} <= aggregates, aggregates
 
