@@ -38,6 +38,9 @@ void report_budget(const Results& r, double budget_s, double wall_s) {
     for (const auto& b : r.benchmarks) cut += b.budget_cut;
     std::cerr << "budget: " << r.benchmarks.size() << " benchmarks in " << static_cast<int>(wall_s + 0.5) << " s of "
               << budget_s << " s; " << cut << " sampled less than the stopping rule asks (marked 'b' in the table)\n";
+    if (wall_s > budget_s)
+        std::cerr << "budget: exceeded by " << static_cast<int>(wall_s - budget_s + 0.5)
+                  << " s: set-up (compiles, inputs, CPU references, validation) is never cut, only samples\n";
 }
 
 bool gb_flag_given(const RunOptions& o, const char* flag) {

@@ -310,7 +310,10 @@ private:
             }
         } add_wall{s, t0};
         if (!s.started) {
+            const auto setup_t0 = std::chrono::steady_clock::now();
             setup(i);
+            setup_seconds_ += seconds_since(setup_t0);
+            ++setups_;
             report_progress(i);
         }
         if (s.ready && current_index_ != i) {
@@ -373,13 +376,20 @@ private:
 
     // Batch timing (nvbench's "batch"): runs back to back between one pair of events, no
     // gate, so launch overhead overlaps execution; one run's share is reported beside the
-    // gated median. Aimed at kBatchTargetMs per batch; a run that long is its own batch.
+    // gated median. Aimed at kBatchTargetMs per batch. A run of kLongRunMs or more is its own
+    // batch, and launch overhead is lost in it: its samples stand for its batches.
     void measure_batch(State& s) {
         const Summary sum = summarize(s.result.samples_ms);
         if (!(sum.median > 0)) return;
+        if (sum.median >= kLongRunMs) {
+            s.result.batch_samples_ms = s.result.samples_ms;
+            s.result.batch_ms = sum.median;
+            s.result.batch_runs = 1;
+            return;
+        }
         const auto runs = static_cast<std::int64_t>(
             std::clamp(std::ceil(kBatchTargetMs / sum.median), 1.0, double(kMaxBatchRuns)));
-        const int batches = sum.median * double(runs) >= 5 * kBatchTargetMs ? 1 : 3;
+        const int batches = 3;
         const TimingMode mode = current_device_->timing_mode();
         current_device_->set_timing_mode(TimingMode::Plain);
         std::vector<double> per_run;
@@ -402,15 +412,16 @@ private:
         s.result.batch_runs = runs;
     }
 
-    // The stopping rule for the next benchmark: the user's, tightened under --budget so the
-    // remaining wall time is shared evenly by the benchmarks still to run.
+    // The stopping rule for benchmark i (set up already): the user's, tightened under --budget
+    // so that the wall time left, less the set-up time the benchmarks after it are expected
+    // to need (the mean so far), is shared evenly by the sampling of i and those after it.
     StoppingRule planned_rule(std::size_t i) const {
         StoppingRule r = opt_.rule;
         if (opt_.budget_s <= 0) return r;
-        const double left = std::max(0.0, opt_.budget_s - seconds_since(started_));
-        const double share = left / double(cases_.size() - i);
-        // Sampling gets most of a share; compiles, inputs and validation need the rest.
-        const double sampling = share * kSamplingShare;
+        const double after = double(cases_.size() - i - 1);
+        const double mean_setup = setups_ ? setup_seconds_ / double(setups_) : 0.0;
+        const double left = opt_.budget_s - seconds_since(started_) - mean_setup * after;
+        const double sampling = std::max(0.0, left) / (after + 1) * kSamplingShare;
         r.timeout_s = std::min(r.timeout_s, sampling);
         r.min_time_s = std::min(r.min_time_s, sampling);
         return r;
@@ -526,7 +537,11 @@ private:
     static constexpr std::uint64_t kMaxGatedLaunches = 256;
     static constexpr double kBatchTargetMs = 10;
     static constexpr std::int64_t kMaxBatchRuns = 1000;
+    // Samples, batches and clock readings take wall time beyond the device time they measure.
     static constexpr double kSamplingShare = 0.7;
+    static constexpr double kLongRunMs = 50;
+    double setup_seconds_ = 0;  // summed over the benchmarks set up so far
+    std::size_t setups_ = 0;
 
 public:
     ~Session() {
