@@ -30,6 +30,13 @@
 #ifndef FFT_SPLIT_EXCHANGE
 #error "FFT_SPLIT_EXCHANGE must come from the host (programs/fft/tuning.hpp)"
 #endif
+// Only kernels.cu's launch bounds read these; both files take the same constants (tests/test_dialect_parity.cpp).
+#ifndef FFT_CU_MIN_GROUPS
+#error "FFT_CU_MIN_GROUPS must come from the host (programs/fft/tuning.hpp)"
+#endif
+#ifndef FFT_CU_MIN_GROUPS_R4096
+#error "FFT_CU_MIN_GROUPS_R4096 must come from the host (programs/fft/tuning.hpp)"
+#endif
 
 #define FFT_E (1 << FFT_LOG2_E)
 #define FFT_GROUP (1 << FFT_LOG2_GROUP)

@@ -22,6 +22,13 @@
 #ifndef NBODY_UNROLL
 #error "NBODY_UNROLL must come from the host (programs/nbody/tuning.hpp)"
 #endif
+// Only kernels.cu's launch bounds read these; both files take the same constants (tests/test_dialect_parity.cpp).
+#ifndef NBODY_GROUP_SIZE
+#error "NBODY_GROUP_SIZE must come from the host (programs/nbody/tuning.hpp)"
+#endif
+#ifndef NBODY_MIN_GROUPS_PER_UNIT
+#error "NBODY_MIN_GROUPS_PER_UNIT must come from the host (programs/nbody/tuning.hpp)"
+#endif
 #define NB NBODY_BODIES_PER_ITEM
 
 // 1/sqrt(r2) for r2 >= eps2 > 0, never denormal: on NVIDIA's toolchains (its OpenCL

@@ -20,6 +20,10 @@
 #ifndef SPMV_FIXUP_ITEMS
 #error "SPMV_FIXUP_ITEMS must come from the host (programs/spmv/tuning.hpp)"
 #endif
+// Only kernels.cu's launch bounds read this; both files take the same constants (tests/test_dialect_parity.cpp).
+#ifndef SPMV_BLOCK
+#error "SPMV_BLOCK must come from the host (programs/spmv/tuning.hpp)"
+#endif
 
 // scalar: one work-item per row. Good when rows are short and even; a long row stalls
 // its whole sub-group, and neighbouring work-items read non-adjacent addresses. The

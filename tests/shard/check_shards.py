@@ -13,7 +13,9 @@ import sys
 
 TB, WORK = sys.argv[1], sys.argv[2]
 POCL = "Portable Computing Language"  # a CPU device even where opencl also has a GPU
-RUN = ["run", "--program", "mandelbrot,spmv", "--dataset", "128x128,poisson2d-s,fem-s", "--backend", "opencl",
+# Variants pinned: the counts below must not change when a program gains a variant.
+RUN = ["run", "--program", "mandelbrot,spmv", "--dataset", "128x128,poisson2d-s,fem-s", "--variant", "default,scalar,vector",
+       "--backend", "opencl",
        "--device", POCL, "--min-time", "0.01", "--timeout", "0.2", "--min-samples", "2", "--no-calibrate"]
 failures = []
 
