@@ -4,8 +4,12 @@
 
 #include <unistd.h>
 
+#include "atomic_file.hpp"
 #include "commands.hpp"
 #include "environment.hpp"
+#include "printable.hpp"
+#include "process_usage.hpp"
+#include "run_checks.hpp"
 #include "runner.hpp"
 #include "table.hpp"
 #ifdef TRIBENCH_HAVE_CUDA
@@ -25,6 +29,21 @@ std::vector<LaunchMode> parse_launches(const std::vector<std::string>& names) {
         else throw Error("unknown launch mode '" + n + "' (known: stream, graph, all)");
     }
     return out;
+}
+
+int count_failed(const Results& r) {
+    int failed = 0;
+    for (const auto& b : r.benchmarks) failed += b.status == Status::ValidationFailed || b.status == Status::Error;
+    return failed;
+}
+
+// --repeat: one line per round with what a soak test watches (scripts/soak.sh): the
+// process's resident memory and open descriptors once the round's devices are closed.
+void report_round(std::size_t round, std::size_t rounds, const Results& r, int failed) {
+    const ProcessUsage u = process_usage();
+    std::cerr << "tribench: round " << round << " of " << rounds << ": " << r.benchmarks.size() - std::size_t(failed)
+              << " of " << r.benchmarks.size() << " benchmarks ok; rss_kib " << u.rss_kib << " fds " << u.open_fds
+              << "\n";
 }
 
 }  // namespace
@@ -65,21 +84,13 @@ int cmd_run(const RunOptions& o) {
     if (o.small_only && o.all_datasets) throw Error("--small and --all-datasets contradict each other");
 
     req.matrix_files = o.matrix_files;
-    // Fail on an unwritable output path now, not after an hour of measuring.
-    if (!o.out.empty()) {
-        if (std::filesystem::is_directory(o.out)) throw Error("cannot write " + o.out + ": is a directory");
-        const std::string probe = o.out + ".probe";
-        if (std::FILE* f = std::fopen(probe.c_str(), "w")) {
-            std::fclose(f);
-            std::remove(probe.c_str());
-        } else {
-            throw Error("cannot write " + o.out);
-        }
-    }
+    // Output paths, option combinations, TRIBENCH_KERNEL_DIR and --matrix files: refused now,
+    // before any device is opened, not after an hour of measuring (run_checks.hpp).
+    check_run_inputs(o);
 
-    // ... and on a --save-outputs folder that cannot be made.
+    // ... and a --save-outputs folder that cannot be made.
     if (std::error_code ec; !o.save_outputs.empty() && !std::filesystem::create_directories(o.save_outputs, ec) && ec)
-        throw Error("cannot create " + o.save_outputs + ": " + ec.message());
+        throw Error("cannot create " + printable_path(o.save_outputs) + ": " + ec.message());
 
     auto slots = probe_requested(split_list(o.backends), &req.vendor);
     const auto cases = plan_cases(req, slots);  // bad names fail here, before any output
@@ -92,7 +103,15 @@ int cmd_run(const RunOptions& o) {
     if (cases.empty()) throw Error("nothing to run: the selection matches no benchmark");
 
     install_interrupt_handler();
-    Results r = run_cases(slots, cases, ro);
+    Results r;
+    int failed_rounds = 0;
+    for (std::size_t round = 1; round <= o.repeat; ++round) {
+        r = run_cases(slots, cases, ro);
+        const int failed = count_failed(r);
+        failed_rounds += failed > 0;
+        if (o.repeat > 1) report_round(round, o.repeat, r, failed);
+        if (interrupted()) break;
+    }
     r.environment = host_environment(o.argv);
     r.environment["options"] = {{"math", o.math},
                                 {"seed", o.seed},
@@ -105,16 +124,16 @@ int cmd_run(const RunOptions& o) {
                                 {"l2_flush", o.l2_flush},
                                 {"kernel_cache", !o.no_cache},
                                 {"keep_going", o.keep_going}};
-    std::cout << format_results_table(r, isatty(STDOUT_FILENO));
+    // With --out - the results file is standard output: the table goes to stderr.
+    const bool json_on_stdout = !o.out.empty() && is_standard_output(o.out);
+    (json_on_stdout ? std::cerr : std::cout) << format_results_table(r, isatty(json_on_stdout ? STDERR_FILENO : STDOUT_FILENO));
     if (!o.out.empty()) {
         save_results(o.out, r);
-        std::cout << "results written to " << o.out << "\n";
+        if (!json_on_stdout) std::cout << "results written to " << o.out << "\n";
     }
-    int failed = 0, skipped = 0;
-    for (const auto& b : r.benchmarks) {
-        failed += b.status == Status::ValidationFailed || b.status == Status::Error;
-        skipped += b.status == Status::Skipped;
-    }
+    const int failed = count_failed(r);
+    int skipped = 0;
+    for (const auto& b : r.benchmarks) skipped += b.status == Status::Skipped;
     if (failed || skipped) {
         std::cerr << "tribench: " << failed << " of " << r.benchmarks.size() << " benchmarks failed";
         if (skipped) std::cerr << ", " << skipped << " not run";
@@ -123,8 +142,9 @@ int cmd_run(const RunOptions& o) {
             if (b.status == Status::ValidationFailed || b.status == Status::Error)
                 std::cerr << "  " << b.name << ": " << b.error << "\n";
     }
+    if (failed_rounds && !failed) std::cerr << "tribench: " << failed_rounds << " of " << o.repeat << " rounds had failures\n";
     if (interrupted()) return 130;
-    return failed || skipped ? 1 : 0;
+    return failed || skipped || failed_rounds ? 1 : 0;
 }
 
 }  // namespace tb

@@ -13,6 +13,8 @@
 //   - `#pragma OPENCL ...` lines are blanked (NVRTC would warn about each).
 #include "cl_translate.hpp"
 
+#include "internal_error.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cstddef>
@@ -182,7 +184,7 @@ public:
         }
         out_.text = apply_edits();
         if (std::count(out_.text.begin(), out_.text.end(), '\n') != std::count(s_.begin(), s_.end(), '\n'))
-            throw Error("cl_translate: internal error: the rewrite changed the number of lines");
+            throw InternalError("cl_translate: the rewrite changed the number of lines");
         return std::move(out_);
     }
 
@@ -388,7 +390,7 @@ private:
         std::size_t at = 0;
         for (const Edit& e : edits_) {
             if (e.pos < at && e.weak) continue;
-            if (e.pos < at) throw Error("cl_translate: internal error: overlapping rewrites");
+            if (e.pos < at) throw InternalError("cl_translate: overlapping rewrites");
             out.append(s_, at, e.pos - at);
             out += e.text;
             at = e.pos + e.len;
