@@ -1,3 +1,4 @@
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -67,9 +68,11 @@ int cmd_run(const RunOptions& o) {
 #ifdef TRIBENCH_HAVE_CUDA
     if (o.no_cache) cuda::set_kernel_cache_enabled(false);
 #endif
-    if (!(o.min_time_s > 0)) throw Error("--min-time must be positive");
-    if (!(o.max_noise > 0)) throw Error("--max-noise must be positive");
-    if (!(o.timeout_s > 0)) throw Error("--timeout must be positive");
+    // NaN fails every comparison; infinity would make the stopping rule unreachable.
+    const auto positive = [](double v) { return v > 0 && std::isfinite(v); };
+    if (!positive(o.min_time_s)) throw Error("--min-time must be a positive number of seconds");
+    if (!positive(o.max_noise)) throw Error("--max-noise must be a positive number");
+    if (!positive(o.timeout_s)) throw Error("--timeout must be a positive number of seconds");
     if (o.min_samples < 2) throw Error("--min-samples must be at least 2");
     if (o.max_samples < o.min_samples) throw Error("--max-samples must be at least --min-samples");
 
@@ -84,13 +87,13 @@ int cmd_run(const RunOptions& o) {
     if (o.small_only && o.all_datasets) throw Error("--small and --all-datasets contradict each other");
 
     req.matrix_files = o.matrix_files;
-    // Output paths, option combinations, TRIBENCH_KERNEL_DIR and --matrix files: refused now,
-    // before any device is opened, not after an hour of measuring (run_checks.hpp).
+    // Option combinations, TRIBENCH_KERNEL_DIR, --matrix files, a --save-outputs folder that
+    // cannot be made and output paths: refused now, before any device is opened, not after
+    // an hour of measuring (run_checks.hpp).
     check_run_inputs(o);
-
-    // ... and a --save-outputs folder that cannot be made.
     if (std::error_code ec; !o.save_outputs.empty() && !std::filesystem::create_directories(o.save_outputs, ec) && ec)
         throw Error("cannot create " + printable_path(o.save_outputs) + ": " + ec.message());
+    check_output_paths(o);
 
     auto slots = probe_requested(split_list(o.backends), &req.vendor);
     const auto cases = plan_cases(req, slots);  // bad names fail here, before any output

@@ -75,7 +75,6 @@ void check_output_paths(const RunOptions& o) {
 
 void check_run_inputs(const RunOptions& o) {
     check_option_combinations(o);
-    check_output_paths(o);
     check_kernel_dir();
     check_matrix_files(o.matrix_files);
 }

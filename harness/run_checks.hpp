@@ -10,7 +10,9 @@
 
 namespace tb {
 
-// All of the checks below, in the order a user would fix them.
+// Option combinations, TRIBENCH_KERNEL_DIR and --matrix files, in that order. The output
+// paths are checked apart (check_output_paths), once the --save-outputs folder exists: --out
+// may name a file inside it.
 void check_run_inputs(const RunOptions& o);
 
 // Options given together of which one would be silently ignored, or that cannot work together.

@@ -48,9 +48,11 @@ if(HAVE_MANDELBROT)
   rb_usage(unknown_gb_flag "error: unrecognized command-line flag: --benchmark_bogus" ${M} --benchmark_bogus=1)
   rb_usage(seed_not_a_number "tribench: error: .*--seed" ${M} --seed banana)
   rb_usage(seed_negative "tribench: error: .*--seed" ${M} --seed -5)
-  rb_usage(min_time_negative "tribench: error: --min-time must be positive" ${M} --min-time -1)
+  rb_usage(min_time_negative "tribench: error: --min-time must be a positive number of seconds" ${M} --min-time -1)
+  rb_usage(min_time_infinite "tribench: error: --min-time must be a positive number of seconds" ${M} --min-time inf)
+  rb_usage(timeout_nan "tribench: error: --timeout must be a positive number of seconds" ${M} --timeout nan)
   rb_usage(min_time_not_a_number "tribench: error: .*--min-time.*abc" ${M} --min-time abc)
-  rb_usage(max_noise_zero "tribench: error: --max-noise must be positive" ${M} --max-noise 0)
+  rb_usage(max_noise_zero "tribench: error: --max-noise must be a positive number" ${M} --max-noise 0)
   rb_usage(min_samples_one "tribench: error: --min-samples must be at least 2" ${M} --min-samples 1)
   rb_usage(option_twice "tribench: error: --min-time: At Most 1 required but received 2" ${M} --min-time 1 --min-time 2)
   rb_usage(small_and_all_datasets "tribench: error: --small and --all-datasets contradict each other"
@@ -265,6 +267,11 @@ if(HAVE_SPMV)
   rb_mtx_header(value_text "${BANNER}4 4 2\n1 1 1.0\n2 2 abc\n" "4: value 'abc' is not a number")
   rb_mtx_header(value_nan "${BANNER}4 4 2\n1 1 nan\n2 2 1.0\n" "3: value 'nan' is not finite")
   rb_mtx_header(entry_fields "${BANNER}4 4 1\n1 1\n" "3: bad entry: expected 'row column value', got 2 fields")
+  # Before any device opens: with a device that cannot open (an unknown
+  # TRIBENCH_OPENCL_TIMING fails opencl's), the matrix is still what is reported.
+  rb_test(mtx_before_device --rc 2 --one-line --env TRIBENCH_OPENCL_TIMING=sometimes
+          --err "tribench: error: .*row_range.mtx:4: row index 5 out of range"
+          -- $<TARGET_FILE:tribench> run --program spmv --backend opencl --matrix ${RB_IN}/row_range.mtx)
   rb_mtx_header(upper_triangle "%%MatrixMarket matrix coordinate real symmetric\n3 3 1\n1 2 1.0\n"
                 "3: entry \\(1,2\\) lies above the diagonal of a symmetric matrix")
   rb_mtx_header(value_overflow "${BANNER}2 2 1\n1 1 1e39\n" "3: value '1e39' overflows single precision")
