@@ -1,4 +1,4 @@
-# Bad input, failing kernels and interrupted runs, end to end (docs/bad-inputs.md lists every
+# Bad input, failing kernels and interrupted runs, end to end (docs/robustness.md lists every
 # case with its test). Included from tests/CMakeLists.txt after e2e.cmake (tb_cli_test, TB).
 # Usage errors: exit 2, one line on stderr, no results file. Failures found while running
 # (a matrix entry, a kernel, the device's memory): that benchmark fails, the rest are "not
