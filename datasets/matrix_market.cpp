@@ -8,18 +8,25 @@
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <limits>
-#include <sstream>
+#include <numeric>
 #include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "printable.hpp"
 
 namespace tb {
 namespace {
 
 // One problem at one line of one file.
 [[noreturn]] void fail(const std::string& name, std::int64_t line, const std::string& what) {
-    throw Error(name + ":" + std::to_string(line) + ": " + what);
+    throw Error(printable_path(name) + ":" + std::to_string(line) + ": " + what);
 }
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
@@ -111,21 +118,21 @@ void parse_banner(std::string_view line, const std::string& name, MatrixMarketHe
         fail(name, 1, "bad header: expected '%%MatrixMarket matrix coordinate <field> <symmetry>', got " +
                           std::to_string(f.size() - 1) + " words after the banner");
     const std::string object = lower(f[1]), format = lower(f[2]), field = lower(f[3]), sym = lower(f[4]);
-    if (object != "matrix") fail(name, 1, "bad header: object '" + std::string(f[1]) + "' is not supported (only 'matrix')");
+    if (object != "matrix") fail(name, 1, "bad header: object '" + printable(f[1]) + "' is not supported (only 'matrix')");
     if (format == "array")
         fail(name, 1, "bad header: dense 'array' format is not supported (only sparse 'coordinate')");
-    if (format != "coordinate") fail(name, 1, "bad header: unknown format '" + std::string(f[2]) + "'");
+    if (format != "coordinate") fail(name, 1, "bad header: unknown format '" + printable(f[2]) + "'");
     if (field == "real" || field == "double") h.field = MmField::Real;
     else if (field == "integer") h.field = MmField::Integer;
     else if (field == "pattern") h.field = MmField::Pattern;
     else if (field == "complex")
         fail(name, 1, "bad header: complex matrices are not supported (field 'complex'; real, integer or pattern)");
-    else fail(name, 1, "bad header: unknown field '" + std::string(f[3]) + "' (real, integer or pattern)");
+    else fail(name, 1, "bad header: unknown field '" + printable(f[3]) + "' (real, integer or pattern)");
     if (sym == "general") h.symmetry = MmSymmetry::General;
     else if (sym == "symmetric") h.symmetry = MmSymmetry::Symmetric;
     else if (sym == "skew-symmetric" || sym == "hermitian")
         fail(name, 1, "bad header: " + sym + " matrices are not supported (general or symmetric)");
-    else fail(name, 1, "bad header: unknown symmetry '" + std::string(f[4]) + "' (general or symmetric)");
+    else fail(name, 1, "bad header: unknown symmetry '" + printable(f[4]) + "' (general or symmetric)");
 }
 
 void parse_size(std::string_view line, std::int64_t number, const std::string& name, MatrixMarketHeader& h) {
@@ -136,7 +143,7 @@ void parse_size(std::string_view line, std::int64_t number, const std::string& n
     std::int64_t v[3];
     for (int i = 0; i < 3; ++i)
         if (!parse_int(f[std::size_t(i)], v[i]) || v[i] < 0)
-            fail(name, number, "bad size line: '" + std::string(f[std::size_t(i)]) + "' is not a non-negative integer");
+            fail(name, number, "bad size line: '" + printable(f[std::size_t(i)]) + "' is not a non-negative integer");
     if (v[0] == 0 || v[1] == 0) fail(name, number, "bad size line: a matrix needs at least one row and one column");
     h.rows = v[0];
     h.cols = v[1];
@@ -175,14 +182,78 @@ MatrixMarketHeader parse_header(NextLine&& next, const std::string& name, bool g
 
 bool gzip_magic(std::string_view s) { return s.size() >= 2 && s[0] == '\x1f' && s[1] == '\x8b'; }
 
-std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error("cannot open " + path + ": " + std::strerror(errno));
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    if (in.bad()) throw Error("cannot read " + path);
-    return std::move(ss).str();
+const char* file_kind(mode_t mode) {
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISSOCK(mode)) return "a socket";
+    if (S_ISDIR(mode)) return "a directory";
+    return "not a regular file";
 }
+
+// Opens a regular file for reading. Anything else is refused rather than read: a FIFO
+// without a writer would block forever (hence O_NONBLOCK, which makes open() return at
+// once), a device may never end, and the header is read before the whole file, which a
+// pipe cannot give twice.
+class RegularFile {
+public:
+    explicit RegularFile(const std::string& path) : path_(path) {
+        fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+        if (fd_ < 0) throw Error("cannot open " + printable_path(path) + ": " + std::strerror(errno));
+        struct stat st {};
+        if (::fstat(fd_, &st) != 0) {
+            const int e = errno;
+            ::close(fd_);
+            throw Error("cannot read " + printable_path(path) + ": " + std::strerror(e));
+        }
+        if (!S_ISREG(st.st_mode)) {
+            ::close(fd_);
+            throw Error(printable_path(path) + ": " + file_kind(st.st_mode) +
+                        ", not a regular file (a Matrix Market file is read twice: header, then entries)");
+        }
+        size_ = st.st_size;
+        const int flags = ::fcntl(fd_, F_GETFL);
+        if (flags < 0 || ::fcntl(fd_, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+            const int e = errno;
+            ::close(fd_);
+            throw Error("cannot read " + printable_path(path) + ": " + std::strerror(e));
+        }
+    }
+    ~RegularFile() {
+        if (fd_ >= 0) ::close(fd_);
+    }
+    RegularFile(const RegularFile&) = delete;
+    RegularFile& operator=(const RegularFile&) = delete;
+
+    std::string read_all() {
+        std::string text;
+        text.reserve(std::size_t(size_));
+        char buf[1 << 16];
+        for (;;) {
+            const ssize_t n = ::read(fd_, buf, sizeof buf);
+            if (n == 0) return text;
+            if (n < 0) {
+                if (errno == EINTR) continue;
+                throw Error("cannot read " + printable_path(path_) + ": " + std::strerror(errno));
+            }
+            text.append(buf, std::size_t(n));
+        }
+    }
+    // The stream takes the descriptor over (it closes it).
+    std::FILE* release_to_stream() {
+        std::FILE* f = ::fdopen(fd_, "rb");
+        if (!f) throw Error("cannot read " + printable_path(path_) + ": " + std::strerror(errno));
+        fd_ = -1;
+        return f;
+    }
+
+private:
+    std::string path_;
+    int fd_ = -1;
+    off_t size_ = 0;
+};
+
+std::string read_file(const std::string& path) { return RegularFile(path).read_all(); }
 
 }  // namespace
 
@@ -222,7 +293,7 @@ CooMatrix parse_matrix_market_coo(std::string_view text, const std::string& name
         const char* what[2] = {"row", "column"};
         const std::int64_t limit[2] = {h.rows, h.cols};
         for (int i = 0; i < 2; ++i) {
-            if (!parse_int(f[i], idx[i])) fail(name, at, std::string(what[i]) + " index '" + std::string(f[i]) + "' is not an integer");
+            if (!parse_int(f[i], idx[i])) fail(name, at, std::string(what[i]) + " index '" + printable(f[i]) + "' is not an integer");
             if (idx[i] < 1 || idx[i] > limit[i])
                 fail(name, at, std::string(what[i]) + " index " + std::to_string(idx[i]) + " out of range 1.." +
                                    std::to_string(limit[i]));
@@ -230,20 +301,20 @@ CooMatrix parse_matrix_market_coo(std::string_view text, const std::string& name
         double v = 1.0;
         if (h.field == MmField::Integer) {
             std::int64_t iv = 0;
-            if (!parse_int(f[2], iv)) fail(name, at, "value '" + std::string(f[2]) + "' is not an integer");
+            if (!parse_int(f[2], iv)) fail(name, at, "value '" + printable(f[2]) + "' is not an integer");
             v = double(iv);
         } else if (h.field == MmField::Real) {
             std::string_view s = f[2];
             if (!s.empty() && s.front() == '+') s.remove_prefix(1);
             const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
             if (r.ec == std::errc::result_out_of_range)
-                fail(name, at, "value '" + std::string(f[2]) + "' is out of range");
+                fail(name, at, "value '" + printable(f[2]) + "' is out of range");
             if (r.ec != std::errc() || r.ptr != s.data() + s.size())
-                fail(name, at, "value '" + std::string(f[2]) + "' is not a number");
-            if (!std::isfinite(v)) fail(name, at, "value '" + std::string(f[2]) + "' is not finite");
+                fail(name, at, "value '" + printable(f[2]) + "' is not a number");
+            if (!std::isfinite(v)) fail(name, at, "value '" + printable(f[2]) + "' is not finite");
         }
         if (std::fabs(v) > double(std::numeric_limits<float>::max()))
-            fail(name, at, "value '" + std::string(f[2]) + "' overflows single precision");
+            fail(name, at, "value '" + printable(f[2]) + "' overflows single precision");
         const auto r = std::int32_t(idx[0] - 1), c = std::int32_t(idx[1] - 1);
         if (h.symmetry == MmSymmetry::Symmetric && c > r)
             fail(name, at, "entry (" + std::to_string(idx[0]) + "," + std::to_string(idx[1]) +
@@ -263,30 +334,71 @@ CooMatrix parse_matrix_market_coo(std::string_view text, const std::string& name
 }
 
 CsrMatrix parse_matrix_market(std::string_view text, const std::string& name) {
-    return csr_from_coo(parse_matrix_market_coo(text, name), name);
+    return csr_from_coo(parse_matrix_market_coo(text, name), printable_path(name));
 }
 
 CsrMatrix read_matrix_market(const std::string& path) { return parse_matrix_market(read_file(path), path); }
 
+MatrixMarketHeader check_matrix_market(std::string_view text, const std::string& name) {
+    MatrixMarketHeader h;
+    const CooMatrix coo = parse_matrix_market_coo(text, name, &h);
+    // What csr_from_coo() checks, in its order (row by row, columns ascending, duplicates
+    // summed in file order), from the entries alone: its row offsets would take memory in
+    // proportion to the declared rows, which a short file can make huge.
+    std::vector<std::size_t> order(coo.row.size());
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return coo.row[a] != coo.row[b] ? coo.row[a] < coo.row[b] : coo.col[a] < coo.col[b];
+    });
+    const std::string what = printable_path(name);
+    std::int64_t stored = 0;
+    for (std::size_t k = 0; k < order.size();) {
+        const std::int32_t r = coo.row[order[k]], c = coo.col[order[k]];
+        double sum = 0;
+        for (; k < order.size() && coo.row[order[k]] == r && coo.col[order[k]] == c; ++k) sum += coo.val[order[k]];
+        if (std::isinf(float(sum)))
+            throw Error(what + ": duplicate entries at (" + std::to_string(r + 1) + "," + std::to_string(c + 1) +
+                        ") sum to " + std::to_string(sum) + ", beyond single precision");
+        ++stored;
+        const bool row_ends = k == order.size() || coo.row[order[k]] != r;
+        if (row_ends && stored > kMaxCsrNnz)
+            throw Error(what + ": more than " + std::to_string(kMaxCsrNnz) +
+                        " non-zeros exceed the 32-bit row offsets of the CSR kernels");
+    }
+    return h;
+}
+
+MatrixMarketHeader check_matrix_market_file(const std::string& path) { return check_matrix_market(read_file(path), path); }
+
 MatrixMarketHeader read_matrix_market_header(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error("cannot open " + path + ": " + std::strerror(errno));
-    std::string buf;
+    // Line by line: only the first lines of a large file are read.
+    struct Stream {
+        std::FILE* file;
+        char* line = nullptr;  // getline's buffer
+        std::size_t cap = 0;
+        ~Stream() {
+            std::free(line);
+            std::fclose(file);
+        }
+    } in{RegularFile(path).release_to_stream()};
+    const auto failed = [&] { return Error("cannot read " + printable_path(path) + ": " + std::strerror(errno)); };
     std::int64_t count = 0;
-    bool gzip = false;
     const auto next = [&](std::string_view& l, std::int64_t& number) {
-        if (!std::getline(in, buf)) return false;
-        if (!buf.empty() && buf.back() == '\r') buf.pop_back();
-        l = buf;
+        const ssize_t n = ::getline(&in.line, &in.cap, in.file);
+        if (n < 0) {
+            if (std::ferror(in.file)) throw failed();
+            return false;
+        }
+        l = std::string_view(in.line, std::size_t(n));
+        if (!l.empty() && l.back() == '\n') l.remove_suffix(1);
+        if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
         number = ++count;
         return true;
     };
     // A compressed file is recognised by its first two bytes.
     char magic[2] = {0, 0};
-    in.read(magic, 2);
-    gzip = in.gcount() == 2 && gzip_magic(std::string_view(magic, 2));
-    in.clear();
-    in.seekg(0);
+    const bool gzip = std::fread(magic, 1, 2, in.file) == 2 && gzip_magic(std::string_view(magic, 2));
+    if (std::fseek(in.file, 0, SEEK_SET) != 0) throw failed();
     return parse_header(next, path, gzip);
 }
 

@@ -1,6 +1,7 @@
 // Matrix Market reader (docs/matrix-market.md): coordinate format with real, integer or
 // pattern values, general or symmetric (expanded to both triangles). Anything else, and
-// every malformed file, is rejected with one tb::Error line "FILE:LINE: problem".
+// every malformed file, is rejected with one tb::Error line "FILE:LINE: problem". Only
+// regular files are read (a FIFO or a device is refused, never waited on).
 #pragma once
 
 #include <cstdint>
@@ -29,6 +30,13 @@ MatrixMarketHeader read_matrix_market_header(const std::string& path);
 // Reads and converts the whole file: CSR with sorted columns, duplicates summed, symmetric
 // files expanded, pattern entries set to 1.
 CsrMatrix read_matrix_market(const std::string& path);
+
+// Everything read_matrix_market() checks, with the same "FILE:LINE: problem" messages, but
+// without building the CSR form: memory in proportion to the file's entries, not to the
+// declared rows. `tribench run` checks each --matrix file this way before opening a device.
+// Returns the header.
+MatrixMarketHeader check_matrix_market_file(const std::string& path);
+MatrixMarketHeader check_matrix_market(std::string_view text, const std::string& name);
 
 // The same from text in memory; `name` stands for the file in messages.
 CsrMatrix parse_matrix_market(std::string_view text, const std::string& name);

@@ -6,11 +6,13 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <regex>
 
 #include <nlohmann/json.hpp>
 
 #include "atomic_file.hpp"
 #include "commands.hpp"
+#include "printable.hpp"
 #include "ptx_analysis.hpp"
 #include "ptx_resources.hpp"
 #include "selection.hpp"
@@ -116,6 +118,26 @@ Device& nvidia_opencl_device() {
     return *probe.device;
 }
 
+void check_ptx_arch(const std::string& arch) {
+    // sm_90, compute_90, sm_90a, sm_100f: a compute capability of two or three digits.
+    static const std::regex form("(sm|compute)_([1-9][0-9]{1,2})[af]?");
+    std::smatch m;
+    const bool well_formed = std::regex_match(arch, m, form);
+    std::vector<int> known;
+#ifdef TRIBENCH_HAVE_CUDA
+    try {
+        known = cuda::nvrtc_supported_archs();
+    } catch (const Error&) {
+        // No NVRTC here: only the form can be checked (compiling will say why it cannot).
+    }
+#endif
+    if (well_formed && (known.empty() || std::count(known.begin(), known.end(), std::stoi(m[2].str())))) return;
+    std::string list;
+    for (int k : known) list += (list.empty() ? "" : " ") + std::to_string(k);
+    throw Error("bad --arch '" + printable(arch) + "': expected sm_XX or compute_XX (optionally with an a or f suffix, e.g. sm_90, sm_90a)" +
+                (known.empty() ? std::string() : ", XX one of NVRTC's " + list));
+}
+
 std::string default_ptx_arch() {
     try {
         auto cuda = make_backend("cuda-native");
@@ -153,8 +175,9 @@ int cmd_ptx(const PtxOptions& o) {
     math_mode_from_string(o.math);                    // so does an unknown math mode
 
     const std::string arch = o.arch.empty() ? default_ptx_arch() : o.arch;
-    if (arch.rfind("sm_", 0) != 0 && arch.rfind("compute_", 0) != 0)
-        throw Error("bad --arch '" + arch + "' (expected sm_XX or compute_XX)");
+    check_ptx_arch(arch);  // a usage error now, not an NVRTC failure per program
+    if (std::error_code ec; !std::filesystem::create_directories(o.out, ec) && ec)
+        throw Error("cannot create " + printable_path(o.out) + ": " + ec.message());
 
     // On a CUDA GPU, each CUDA backend's device loads the modules for the driver's numbers.
     std::map<std::string, DriverProbe> drivers;
@@ -165,7 +188,8 @@ int cmd_ptx(const PtxOptions& o) {
     int failures = 0;
     for (const Program* p : programs) {
         const std::string dir = o.out + "/" + p->name();
-        std::filesystem::create_directories(dir);
+        if (std::error_code ec; !std::filesystem::create_directories(dir, ec) && ec)
+            throw Error("cannot create " + printable_path(dir) + ": " + ec.message());
         for (const auto& b : backends) {
             const std::string stem = dir + "/" + b;
             std::string ptx;

@@ -237,8 +237,7 @@ int cmd_ptxdiff(const PtxDiffOptions& o) {
     }
     const bool compiles = a.dir.empty() || b.dir.empty();
     const std::string arch = !o.arch.empty() ? o.arch : compiles ? default_ptx_arch() : "sm_90";
-    if (arch.rfind("sm_", 0) != 0 && arch.rfind("compute_", 0) != 0)
-        throw Error("bad --arch '" + arch + "' (expected sm_XX or compute_XX)");
+    check_ptx_arch(arch);
 
     int failures = 0;
     std::string diffs;

@@ -1,14 +1,19 @@
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 
 #include <unistd.h>
 
+#include "atomic_file.hpp"
 #include "commands.hpp"
 #include "environment.hpp"
+#include "printable.hpp"
+#include "process_usage.hpp"
 #include "profiles.hpp"
+#include "run_checks.hpp"
 #include "runner.hpp"
 #include "shard_run.hpp"
 #include "table.hpp"
@@ -71,6 +76,21 @@ void check_scale_out_options(const RunOptions& o) {
         throw Error("--parallel-devices runs the shards: see a split with --dry-run --shard K/N");
 }
 
+int count_failed(const Results& r) {
+    int failed = 0;
+    for (const auto& b : r.benchmarks) failed += b.status == Status::ValidationFailed || b.status == Status::Error;
+    return failed;
+}
+
+// --repeat: one line per round with what a soak test watches (scripts/soak.sh): the
+// process's resident memory and open descriptors once the round's devices are closed.
+void report_round(std::size_t round, std::size_t rounds, const Results& r, int failed) {
+    const ProcessUsage u = process_usage();
+    std::cerr << "tribench: round " << round << " of " << rounds << ": " << r.benchmarks.size() - std::size_t(failed)
+              << " of " << r.benchmarks.size() << " benchmarks ok; rss_kib " << u.rss_kib << " fds " << u.open_fds
+              << "\n";
+}
+
 }  // namespace
 
 void apply_profile(RunOptions& o, const std::function<bool(const std::string&)>& given) {
@@ -117,9 +137,11 @@ int cmd_run(const RunOptions& o) {
 #ifdef TRIBENCH_HAVE_CUDA
     if (o.no_cache) cuda::set_kernel_cache_enabled(false);
 #endif
-    if (!(o.min_time_s > 0)) throw Error("--min-time must be positive");
-    if (!(o.max_noise > 0)) throw Error("--max-noise must be positive");
-    if (!(o.timeout_s > 0)) throw Error("--timeout must be positive");
+    // NaN fails every comparison; infinity would make the stopping rule unreachable.
+    const auto positive = [](double v) { return v > 0 && std::isfinite(v); };
+    if (!positive(o.min_time_s)) throw Error("--min-time must be a positive number of seconds");
+    if (!positive(o.max_noise)) throw Error("--max-noise must be a positive number");
+    if (!positive(o.timeout_s)) throw Error("--timeout must be a positive number of seconds");
     if (o.min_samples < 2) throw Error("--min-samples must be at least 2");
     if (o.max_samples < o.min_samples) throw Error("--max-samples must be at least --min-samples");
 
@@ -136,21 +158,13 @@ int cmd_run(const RunOptions& o) {
     req.matrix_files = o.matrix_files;
     check_scale_out_options(o);
     if (o.parallel_devices) return run_parallel_devices(o);
-    // Fail on an unwritable output path now, not after an hour of measuring.
-    if (!o.out.empty() && !o.dry_run) {
-        if (std::filesystem::is_directory(o.out)) throw Error("cannot write " + o.out + ": is a directory");
-        const std::string probe = o.out + ".probe";
-        if (std::FILE* f = std::fopen(probe.c_str(), "w")) {
-            std::fclose(f);
-            std::remove(probe.c_str());
-        } else {
-            throw Error("cannot write " + o.out);
-        }
-    }
-
-    // ... and on a --save-outputs folder that cannot be made.
+    // Option combinations, TRIBENCH_KERNEL_DIR, --matrix files, a --save-outputs folder that
+    // cannot be made and output paths: refused now, before any device is opened, not after
+    // an hour of measuring (run_checks.hpp).
+    check_run_inputs(o);
     if (std::error_code ec; !o.save_outputs.empty() && !std::filesystem::create_directories(o.save_outputs, ec) && ec)
-        throw Error("cannot create " + o.save_outputs + ": " + ec.message());
+        throw Error("cannot create " + printable_path(o.save_outputs) + ": " + ec.message());
+    check_output_paths(o);
 
     auto slots = probe_requested(split_list(o.backends), &req.vendor);
     const auto all_cases = plan_cases(req, slots);  // bad names fail here, before any output
@@ -171,7 +185,15 @@ int cmd_run(const RunOptions& o) {
     install_interrupt_handler();
     // A shard may get nothing (more shards than benchmarks): it still writes its file.
     const auto started = std::chrono::steady_clock::now();
-    Results r = cases.empty() ? Results{} : run_cases(slots, cases, ro);
+    Results r;
+    int failed_rounds = 0;
+    for (std::size_t round = 1; round <= o.repeat; ++round) {
+        r = cases.empty() ? Results{} : run_cases(slots, cases, ro);
+        const int failed = count_failed(r);
+        failed_rounds += failed > 0;
+        if (o.repeat > 1) report_round(round, o.repeat, r, failed);
+        if (interrupted()) break;
+    }
     const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     // Google Benchmark's filter drops cases after planning: the selection would list them.
     if (!gb_flag_given(o, "--benchmark_filter")) r.selection = part.selection;
@@ -192,16 +214,16 @@ int cmd_run(const RunOptions& o) {
                                 {"batch", !o.no_batch},
                                 {"budget_s", o.budget_s},
                                 {"profile", o.profile}};
-    std::cout << format_results_table(r, isatty(STDOUT_FILENO));
+    // With --out - the results file is standard output: the table goes to stderr.
+    const bool json_on_stdout = !o.out.empty() && is_standard_output(o.out);
+    (json_on_stdout ? std::cerr : std::cout) << format_results_table(r, isatty(json_on_stdout ? STDERR_FILENO : STDOUT_FILENO));
     if (!o.out.empty()) {
         save_results(o.out, r);
-        std::cout << "results written to " << o.out << "\n";
+        if (!json_on_stdout) std::cout << "results written to " << o.out << "\n";
     }
-    int failed = 0, skipped = 0;
-    for (const auto& b : r.benchmarks) {
-        failed += b.status == Status::ValidationFailed || b.status == Status::Error;
-        skipped += b.status == Status::Skipped;
-    }
+    const int failed = count_failed(r);
+    int skipped = 0;
+    for (const auto& b : r.benchmarks) skipped += b.status == Status::Skipped;
     if (failed || skipped) {
         std::cerr << "tribench: " << failed << " of " << r.benchmarks.size() << " benchmarks failed";
         if (skipped) std::cerr << ", " << skipped << " not run";
@@ -211,8 +233,9 @@ int cmd_run(const RunOptions& o) {
                 std::cerr << "  " << b.name << ": " << b.error << "\n";
     }
     report_budget(r, o.budget_s, wall_s);
+    if (failed_rounds && !failed) std::cerr << "tribench: " << failed_rounds << " of " << o.repeat << " rounds had failures\n";
     if (interrupted()) return 130;
-    return failed || skipped ? 1 : 0;
+    return failed || skipped || failed_rounds ? 1 : 0;
 }
 
 }  // namespace tb

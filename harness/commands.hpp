@@ -44,6 +44,7 @@ struct RunOptions {
     bool dry_run = false;            // print the selection (and split) with estimates; run nothing
     bool progress = false;           // progress lines on stderr even when it is not a terminal
     bool parallel_devices = false;   // one shard per GPU, each in its own process, then merge
+    std::size_t repeat = 1;         // run the whole selection this many times in one process (soak tests)
     std::vector<std::string> argv;   // for the results' environment
 };
 int cmd_run(const RunOptions& o);
@@ -74,6 +75,9 @@ int cmd_ptx(const PtxOptions& o);
 
 // Shared by `ptx` and `ptxdiff` (cmd_ptx.cpp). The GPU's architecture, else sm_90:
 std::string default_ptx_arch();
+// Throws tb::Error (a usage error) unless arch is sm_XX or compute_XX with XX a compute
+// capability NVRTC supports (only the form is checked where NVRTC cannot be loaded).
+void check_ptx_arch(const std::string& arch);
 // One program's PTX for one backend; throws tb::Error (unknown names, compile errors, or no
 // NVIDIA OpenCL platform for opencl).
 std::string program_ptx(const std::string& program, const std::string& backend, const std::string& math,

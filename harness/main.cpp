@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <benchmark/benchmark.h>
 
+#include "cli_numbers.hpp"
 #include "commands.hpp"
 #include "device.hpp"
 
@@ -56,14 +57,17 @@ int main(int argc, char** argv) {
     run->add_option("--variant", run_opt.variants, "program variant(s) (default: all)");
     run->add_option("--launch", run_opt.launches, "stream, graph or all, for iterative programs (default: all)");
     run->add_option("--math", run_opt.math, "default, precise or fast (docs/math-modes.md)");
-    run->add_option("--seed", run_opt.seed, "seed of the dataset generators")->check(CLI::NonNegativeNumber);
+    run->add_option("--seed", run_opt.seed, "seed of the dataset generators")
+        ->check(tb::unsigned_integer(0, UINT64_MAX));
     run->add_option("-o,--out", run_opt.out, "write the results JSON here (docs/results-json.md)");
     run->add_option("--save-outputs", run_opt.save_outputs, "write inputs and outputs as .npy into this folder");
     run->add_option("--min-time", run_opt.min_time_s, "minimum device time of a benchmark's samples, seconds");
     run->add_option("--max-noise", run_opt.max_noise, "stop sampling once the relative stddev is below this (0.005 = 0.5%)");
     run->add_option("--timeout", run_opt.timeout_s, "give up reaching --max-noise after this many seconds (flagged noisy)");
-    run->add_option("--min-samples", run_opt.min_samples, "at least this many samples per benchmark");
-    run->add_option("--max-samples", run_opt.max_samples, "at most this many samples per benchmark and repetition");
+    run->add_option("--min-samples", run_opt.min_samples, "at least this many samples per benchmark")
+        ->check(tb::unsigned_integer(0, SIZE_MAX));
+    run->add_option("--max-samples", run_opt.max_samples, "at most this many samples per benchmark and repetition")
+        ->check(tb::unsigned_integer(0, SIZE_MAX));
     run->add_flag("--l2-flush", run_opt.l2_flush, "overwrite 256 MiB before each sample so L2 starts cold");
     run->add_flag("--no-calibrate", run_opt.no_calibrate, "skip measuring the GPU's copy bandwidth and FP32 peak");
     run->add_flag("--keep-going", run_opt.keep_going, "carry on after a failing benchmark");
@@ -86,6 +90,9 @@ int main(int argc, char** argv) {
     run->add_flag("--progress", run_opt.progress, "progress lines on stderr even when it is not a terminal");
     run->add_flag("--parallel-devices", run_opt.parallel_devices,
                   "one process per GPU (CUDA_VISIBLE_DEVICES, default: all), each a --shard, then merge");
+    run->add_option("--repeat", run_opt.repeat, "run the whole selection N times in one process (soak tests; "
+                                                "the table and --out report the last round)")
+        ->check(tb::unsigned_integer(1, 1000000));
 
     tb::PtxOptions ptx_opt;
     auto* ptx = app.add_subcommand("ptx", "write the PTX, ptxas resources and SASS of programs' kernels per backend "

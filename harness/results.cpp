@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "atomic_file.hpp"
+#include "printable.hpp"
 
 namespace tb {
 
@@ -22,7 +23,7 @@ const char* to_string(Status s) {
 Status status_from_string(const std::string& s) {
     for (Status st : {Status::Ok, Status::ValidationFailed, Status::Error, Status::Skipped})
         if (s == to_string(st)) return st;
-    throw Error("unknown status '" + s + "'");
+    throw Error("unknown status '" + printable(s) + "'");
 }
 
 namespace {
@@ -69,7 +70,7 @@ T integer_field(const json& j, const char* key, const std::string& where, const 
 DeviceRecord device_from_json(const json& j) {
     DeviceRecord d;
     d.id = j.at("id").get<std::string>();
-    const std::string w = "device " + d.id;
+    const std::string w = "device " + printable(d.id);
     DeviceInfo& i = d.info;
     i.backend = j.value("backend", "");
     i.name = j.value("name", "");
@@ -84,7 +85,7 @@ DeviceRecord device_from_json(const json& j) {
         i.cc_major = std::stoi(cc.substr(0, dot));
         i.cc_minor = dot == std::string::npos ? 0 : std::stoi(cc.substr(dot + 1));
     } catch (const std::exception&) {
-        throw Error("device " + d.id + ": bad compute_capability '" + cc + "'");
+        throw Error(w + ": bad compute_capability '" + printable(cc) + "'");
     }
     i.compute_units = integer_field<int>(j, "compute_units", w);
     i.global_mem_bytes = integer_field<std::uint64_t>(j, "global_mem_bytes", w);
@@ -365,14 +366,15 @@ Results load_results(const std::string& path) {
     try {
         j = json::parse(text);
     } catch (const json::parse_error& e) {
-        throw Error(path + ": malformed JSON at byte " + std::to_string(e.byte));
+        throw Error(printable_path(path) + ": malformed JSON at byte " + std::to_string(e.byte));
     } catch (const json::exception& e) {
-        throw Error(path + ": malformed JSON (" + std::string(e.what()) + ")");
+        // The library's message may quote the offending token: escape it like any input.
+        throw Error(printable_path(path) + ": malformed JSON (" + printable(e.what(), 200) + ")");
     }
     try {
         return results_from_json(j);
     } catch (const Error& e) {
-        throw Error(path + ": " + e.what());
+        throw Error(printable_path(path) + ": " + e.what());
     }
 }
 

@@ -2,15 +2,20 @@
 # Sets up (packages + build) and runs every test: GoogleTest unit tests and the CTest
 # end-to-end tests of the `tribench` command on whatever devices exist (PoCL on a CPU);
 # then the same tests built with AddressSanitizer + UndefinedBehaviorSanitizer (any report
-# fails), then each libFuzzer target for a bounded time (docs/robustness.md).
+# fails); then the fuzz gate: each libFuzzer target replays its committed corpus (every
+# earlier finding included) and runs a fixed number of executions from a fixed seed.
+# Nothing in it is random: it passes or fails on the code alone (docs/robustness.md).
+# Open-ended fuzzing is a separate command: tests/fuzz/run.sh --explore SECONDS.
 # Usage: scripts/test.sh [ctest args...]
-#   TRIBENCH_QUICK=1          only the first step (no sanitizer build, no fuzzing)
-#   TRIBENCH_FUZZ_SECONDS=N   fuzz each target N seconds (default 30; 0 skips fuzzing)
+#   TRIBENCH_QUICK=1         only the first step (no sanitizer build, no fuzzing)
+#   TRIBENCH_FUZZ=0          skip the fuzz gate
+#   TRIBENCH_FUZZ_RUNS=N     executions per fuzz target (default: per target, tests/fuzz/run.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
+start=$SECONDS
 
-step() { printf '\n== %s (%s)\n' "$1" "$(date +%T)"; }
+step() { printf '\n== %s (%s, %ds in)\n' "$1" "$(date +%T)" "$((SECONDS - start))"; }
 
 step "build and test"
 scripts/setup.sh
@@ -22,9 +27,8 @@ cmake --preset asan >/dev/null
 cmake --build --preset asan -j "$jobs"
 ctest --preset asan -j "$jobs" "$@"
 
-seconds=${TRIBENCH_FUZZ_SECONDS:-30}
-if ((seconds > 0)); then
-  step "fuzzing, ${seconds}s per target (build-fuzz)"
-  tests/fuzz/run.sh "$seconds"
+if [[ "${TRIBENCH_FUZZ:-1}" != 0 ]]; then
+  step "fuzz gate: committed corpora, then fixed runs from a fixed seed (build-fuzz)"
+  tests/fuzz/run.sh
 fi
 step "all tests passed"

@@ -7,7 +7,8 @@ N seconds), time how long the command takes to stop, set environment variables, 
 the statuses recorded in the results JSON it wrote.
 
   cli_check.py --rc N [--err REGEX] [--out REGEX] [--one-line] [--no-file PATH]
-               [--json PATH [--bench NAME=STATUS[:ERROR_REGEX] ...]]
+               [--json PATH|- [--bench NAME=STATUS[:ERROR_REGEX] ...]] [--still-special PATH ...]
+               [--fifo-reader PATH]
                [--sigint-when REGEX] [--sigint-after SECONDS] [--stop-within SECONDS]
                [--env NAME=VALUE ...] -- COMMAND ARGS...
 """
@@ -17,6 +18,7 @@ import os
 import pty
 import re
 import signal
+import stat
 import subprocess
 import sys
 import threading
@@ -29,10 +31,14 @@ def fail(msg, out="", err=""):
 
 
 def check_results(path, expected, out, err):
-    """Each expected NAME=STATUS[:ERROR_REGEX] must match a benchmark of the results file."""
+    """Each expected NAME=STATUS[:ERROR_REGEX] must match a benchmark of the results file
+    (path "-": the results are all of stdout)."""
     try:
-        with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
+        if path == "-":
+            doc = json.loads(out)
+        else:
+            with open(path, encoding="utf-8") as f:
+                doc = json.load(f)
     except (OSError, ValueError) as e:
         fail(f"{path} is not a readable JSON file: {e}", out, err)
     if doc.get("schema") != "tribench-results" or not isinstance(doc.get("benchmarks"), list):
@@ -115,6 +121,31 @@ def run_interrupted(cmd, env, a):
     return out, err, stop_s, proc.returncode
 
 
+def start_fifo_reader(path):
+    """Makes a FIFO at path and reads it in a thread; returns a function that gives what was
+    read once the writer closed it (or unblocks the reader if nobody ever opened it)."""
+    if os.path.lexists(path):
+        os.remove(path)
+    os.mkfifo(path)
+    got = []
+
+    def read():
+        with open(path, "rb") as f:  # blocks until a writer opens it
+            got.append(f.read())
+
+    t = threading.Thread(target=read, daemon=True)
+    t.start()
+
+    def result():
+        t.join(timeout=5)
+        if t.is_alive():  # never opened for writing: open and close a writer to end the read
+            os.close(os.open(path, os.O_RDWR))
+            t.join(timeout=5)
+        return b"".join(got).decode("utf-8", "replace")
+
+    return result
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rc", type=int, required=True)
@@ -128,6 +159,10 @@ def main():
     ap.add_argument("--sigint-after", type=float)
     ap.add_argument("--stop-within", type=float, default=10.0)
     ap.add_argument("--env", action="append", default=[])
+    ap.add_argument("--still-special", action="append", default=[],
+                    help="a device or FIFO that must still be one afterwards (not replaced by a file)")
+    ap.add_argument("--fifo-reader", help="make this FIFO and read it while the command runs: it must "
+                                          "receive a results file")
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("command", nargs=argparse.REMAINDER)
     a = ap.parse_args()
@@ -136,7 +171,7 @@ def main():
         ap.error("no command")
 
     # Start clean, so a file left by an earlier run cannot pass for this run's.
-    for p in a.no_file + ([a.json] if a.json else []):
+    for p in a.no_file + ([a.json] if a.json and a.json != "-" else []):
         if os.path.lexists(p):
             os.remove(p)
     env = dict(os.environ)
@@ -144,6 +179,7 @@ def main():
         k, _, v = kv.partition("=")
         env[k] = v
 
+    fifo = start_fifo_reader(a.fifo_reader) if a.fifo_reader else None
     if a.sigint_when is None and a.sigint_after is None:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
         try:
@@ -167,8 +203,19 @@ def main():
     for p in a.no_file:
         if os.path.lexists(p):
             fail(f"{p} should not exist", out, err)
+    if fifo:
+        got = fifo()
+        try:
+            doc = json.loads(got)
+        except ValueError as e:
+            fail(f"{a.fifo_reader} received no results JSON ({e}): {got[:200]!r}", out, err)
+        if doc.get("schema") != "tribench-results":
+            fail(f"{a.fifo_reader} received JSON that is not a results file", out, err)
+    for p in a.still_special:
+        if not os.path.exists(p) or stat.S_ISREG(os.stat(p).st_mode):
+            fail(f"{p} is no longer a device or FIFO: the output replaced it", out, err)
     # No temporary of an atomic write may be left next to the output either.
-    for p in a.no_file + ([a.json] if a.json else []):
+    for p in a.no_file + ([a.json] if a.json and a.json != "-" else []) + a.still_special:
         folder, base = os.path.split(os.path.abspath(p))
         left = [f for f in os.listdir(folder) if f.startswith(base + ".tmp") or f.startswith(base + ".probe")]
         if left:

@@ -165,3 +165,13 @@ if(Python3_FOUND)
            $<TARGET_FILE:tribench> ${E2E_DIR}/gb_json)
   set_tests_properties(e2e.gb_json PROPERTIES TIMEOUT 600)
 endif()
+
+# --save-outputs dumps mean the same thing whichever backend wrote them (docs/save-outputs.md):
+# every small dataset on every backend present (PoCL here; the CUDA backends and vendor on a
+# GPU machine), each dump checked with numpy against its documented meaning.
+if(Python3_FOUND)
+  add_test(NAME e2e.save_outputs_meaning
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/save_outputs_check.py
+                   --run $<TARGET_FILE:tribench> run --small --min-time 0.01 --timeout 0.2 -- ${E2E_DIR}/save_outputs)
+  set_tests_properties(e2e.save_outputs_meaning PROPERTIES TIMEOUT 600)
+endif()

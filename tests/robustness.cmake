@@ -1,4 +1,4 @@
-# Bad input, failing kernels and interrupted runs, end to end (docs/bad-inputs.md lists every
+# Bad input, failing kernels and interrupted runs, end to end (docs/robustness.md lists every
 # case with its test). Included from tests/CMakeLists.txt after e2e.cmake (tb_cli_test, TB).
 # Usage errors: exit 2, one line on stderr, no results file. Failures found while running
 # (a matrix entry, a kernel, the device's memory): that benchmark fails, the rest are "not
@@ -48,9 +48,11 @@ if(HAVE_MANDELBROT)
   rb_usage(unknown_gb_flag "error: unrecognized command-line flag: --benchmark_bogus" ${M} --benchmark_bogus=1)
   rb_usage(seed_not_a_number "tribench: error: .*--seed" ${M} --seed banana)
   rb_usage(seed_negative "tribench: error: .*--seed" ${M} --seed -5)
-  rb_usage(min_time_negative "tribench: error: --min-time must be positive" ${M} --min-time -1)
+  rb_usage(min_time_negative "tribench: error: --min-time must be a positive number of seconds" ${M} --min-time -1)
+  rb_usage(min_time_infinite "tribench: error: --min-time must be a positive number of seconds" ${M} --min-time inf)
+  rb_usage(timeout_nan "tribench: error: --timeout must be a positive number of seconds" ${M} --timeout nan)
   rb_usage(min_time_not_a_number "tribench: error: .*--min-time.*abc" ${M} --min-time abc)
-  rb_usage(max_noise_zero "tribench: error: --max-noise must be positive" ${M} --max-noise 0)
+  rb_usage(max_noise_zero "tribench: error: --max-noise must be a positive number" ${M} --max-noise 0)
   rb_usage(min_samples_one "tribench: error: --min-samples must be at least 2" ${M} --min-samples 1)
   rb_usage(option_twice "tribench: error: --min-time: At Most 1 required but received 2" ${M} --min-time 1 --min-time 2)
   rb_usage(small_and_all_datasets "tribench: error: --small and --all-datasets contradict each other"
@@ -63,6 +65,27 @@ if(HAVE_MANDELBROT)
            ${M} --matrix ${RB_IN}/ok.mtx)
   rb_usage(matrix_missing "tribench: error: --matrix: File does not exist: .*nosuch.mtx" ${M} --matrix ${RB_IN}/nosuch.mtx)
 
+  # Whole numbers are checked as text: CLI11 would read 0x10 as hexadecimal, 010 as octal,
+  # and turn 99999999999999999999999 into 2^64-1 without a word.
+  rb_usage(seed_out_of_range "tribench: error: --seed: '99999999999999999999999' is not a whole number in 0\\.\\.18446744073709551615"
+           ${M} --seed 99999999999999999999999)
+  rb_usage(seed_hex "tribench: error: --seed: '0x10' is not a whole number" ${M} --seed 0x10)
+  rb_usage(min_samples_out_of_range "tribench: error: --min-samples: '99999999999999999999999' is not a whole number"
+           ${M} --min-samples 99999999999999999999999)
+  rb_usage(max_samples_below_min "tribench: error: --max-samples must be at least --min-samples"
+           ${M} --min-samples 20 --max-samples 10)
+  rb_usage(repeat_zero "tribench: error: --repeat: '0' is not a whole number in 1\\.\\.1000000" ${M} --repeat 0)
+  # Options of which one would be silently ignored, or that cannot work together.
+  rb_usage(min_time_with_gb_min_time
+           "tribench: error: --min-time and --benchmark_min_time contradict each other"
+           ${M} --min-time 1 --benchmark_min_time=0.1)
+  rb_usage(gb_random_interleaving "tribench: error: --benchmark_enable_random_interleaving is not supported"
+           ${M} --benchmark_enable_random_interleaving=true)
+  rb_usage(gb_out_unwritable "tribench: error: cannot write /nonexistent-dir/gb.json: folder /nonexistent-dir: No such file or directory"
+           ${M} --benchmark_out=/nonexistent-dir/gb.json)
+  rb_usage(gb_out_same_as_out "tribench: error: --out and --benchmark_out name the same file"
+           ${M} --benchmark_out=${RB_OUT}/gb_out_same_as_out.json)
+
   # --- Output paths: refused before anything runs (stdout stays empty) ---------------------
   tb_cli_test(rb_out_unwritable 2 ONE_LINE ERR "tribench: error: cannot write /nonexistent-dir/r.json"
               NO_FILE /nonexistent-dir/r.json ARGS ${M} --out /nonexistent-dir/r.json)
@@ -73,6 +96,28 @@ if(HAVE_MANDELBROT)
           --no-file ${RB_OUT}/save_outputs_unwritable.json
           -- $<TARGET_FILE:tribench> ${M} --min-time 0.01 --save-outputs ${RB_OUT}/a-file/npy --out ${RB_OUT}/save_outputs_unwritable.json)
 
+  # Special files are written through, never replaced (as root, a rename would have turned
+  # /dev/null into a JSON file); a failed write is an error. `-` is standard output.
+  rb_test(out_dev_null --rc 0 --out "mandelbrot/128x128/opencl .* ok" --still-special /dev/null
+          -- $<TARGET_FILE:tribench> ${M} --min-time 0.01 --out /dev/null)
+  if(EXISTS /dev/full)
+    rb_test(out_dev_full --rc 2 --one-line --err "^tribench: error: cannot write /dev/full: No space left on device$"
+            --still-special /dev/full -- $<TARGET_FILE:tribench> ${M} --min-time 0.01 --out /dev/full)
+  endif()
+  # With --out -, stdout holds the results JSON only; the table goes to stderr.
+  rb_test(out_dash --rc 0 --err "mandelbrot/128x128/opencl .* ok" --json - --bench "mandelbrot/128x128/opencl=ok"
+          -- $<TARGET_FILE:tribench> ${M} --min-time 0.01 --out -)
+  rb_test(out_dev_stdout --rc 0 --err "mandelbrot/128x128/opencl .* ok" --json - --bench "mandelbrot/128x128/opencl=ok"
+          -- $<TARGET_FILE:tribench> ${M} --min-time 0.01 --out /dev/stdout)
+  # A FIFO given to --out is written through (here a reader drains it).
+  rb_test(out_fifo --rc 0 --fifo-reader ${RB_OUT}/results.fifo --still-special ${RB_OUT}/results.fifo
+          -- $<TARGET_FILE:tribench> ${M} --min-time 0.01 --out ${RB_OUT}/results.fifo)
+
+  # --- tribench run --repeat: the whole selection N times in one process (scripts/soak.sh) --
+  rb_test(repeat_rounds --rc 0 --err "round 1 of 3: 1 of 1 benchmarks ok. rss_kib [0-9]+ fds [0-9]+\n(.*\n)*.*round 3 of 3: "
+          --json ${RB_OUT}/repeat.json --bench "mandelbrot/128x128/opencl=ok"
+          -- $<TARGET_FILE:tribench> ${M} --min-time 0.01 --repeat 3 --out ${RB_OUT}/repeat.json)
+
   # --- A kernel that does not compile: the compiler's log is shown -------------------------
   # TRIBENCH_KERNEL_DIR (docs/robustness.md) swaps in tests/robustness/*/programs/*/kernels.cl.
   rb_test(kernel_compile_error --rc 1 --env TRIBENCH_KERNEL_DIR=${RB_SRC}/broken_kernel
@@ -81,10 +126,16 @@ if(HAVE_MANDELBROT)
           --json ${RB_OUT}/kernel_compile_error.json
           --bench "mandelbrot/128x128/opencl=error:OpenCL build failed"
           -- $<TARGET_FILE:tribench> ${M} --min-time 0.01 --out ${RB_OUT}/kernel_compile_error.json)
-  rb_test(kernel_dir_missing --rc 1 --env TRIBENCH_KERNEL_DIR=${RB_IN}/nosuch-dir
-          --err "TRIBENCH_KERNEL_DIR=.*nosuch-dir is not a directory"
-          --json ${RB_OUT}/kernel_dir_missing.json --bench "mandelbrot/128x128/opencl=error:is not a directory"
+  # TRIBENCH_KERNEL_DIR is checked before anything runs: a usage error, not a failed benchmark.
+  rb_test(kernel_dir_missing --rc 2 --one-line --env TRIBENCH_KERNEL_DIR=${RB_IN}/nosuch-dir
+          --err "tribench: error: TRIBENCH_KERNEL_DIR=.*nosuch-dir is not a directory"
+          --no-file ${RB_OUT}/kernel_dir_missing.json
           -- $<TARGET_FILE:tribench> ${M} --min-time 0.01 --out ${RB_OUT}/kernel_dir_missing.json)
+  file(MAKE_DIRECTORY ${RB_IN}/empty-kernel-dir)
+  rb_test(kernel_dir_empty --rc 2 --one-line --env TRIBENCH_KERNEL_DIR=${RB_IN}/empty-kernel-dir
+          --err "tribench: error: TRIBENCH_KERNEL_DIR=.*empty-kernel-dir holds no programs/<program>/kernels.cl or kernels.cu"
+          --no-file ${RB_OUT}/kernel_dir_empty.json
+          -- $<TARGET_FILE:tribench> ${M} --min-time 0.01 --out ${RB_OUT}/kernel_dir_empty.json)
   rb_test(opencl_timing_unknown --rc 1 --env TRIBENCH_OPENCL_TIMING=sometimes
           --err "TRIBENCH_OPENCL_TIMING is 'sometimes'. expected 'bracket' or 'each'"
           --json ${RB_OUT}/opencl_timing_unknown.json --bench "mandelbrot/128x128/opencl=error:TRIBENCH_OPENCL_TIMING"
@@ -166,6 +217,27 @@ rb_compare(number_overflow number_overflow.json "")
 # A count given as 1e300: converting it to an integer would be undefined behaviour.
 rb_compare(count_out_of_range count_out_of_range.json "benchmarks\\[0\\]: ")
 
+# Text from the file is echoed escaped and cut short. (In these CMake arguments an unpaired
+# [ or ] would swallow the arguments after it: such characters are matched with '.'.) The first input is the one that made
+# the fuzz gate fail at random (issue 15): a rejection quoting "internal error" read as a bug.
+function(rb_compare_input name file regex)
+  rb_test(compare_${name} --rc 2 --one-line --err "tribench: error: .*${file}: ${regex}"
+          -- ${C} ${RB_SRC}/inputs/${file})
+endfunction()
+rb_compare_input(echo_escaped status_internal_error.json
+                 "benchmarks\\[0\\]: unknown status 'internal error \\\\x1b.2J\\\\xc2\\\\x85\\\\x0a'$")
+string(REPEAT "x" 64 _shown)
+rb_compare_input(echo_cut status_very_long.json "benchmarks\\[0\\]: unknown status '${_shown}\\.\\.\\.\\(19936 more bytes\\)'$")
+
+# --- tribench ptx and ptxdiff: --arch and the output folder, checked before compiling -------
+rb_usage(ptx_arch_sm_1 "tribench: error: bad --arch 'sm_1': expected sm_XX or compute_XX \\(optionally with an a or f suffix"
+         ptx --program mandelbrot --arch sm_1)
+tb_cli_test(rb_ptxdiff_arch_bad 2 ONE_LINE ERR "tribench: error: bad --arch 'volta': expected sm_XX or compute_XX"
+            ARGS ptxdiff --program mandelbrot cuda-native cuda-prelude --arch volta)
+file(WRITE ${RB_OUT}/not-a-folder "x\n")
+tb_cli_test(rb_ptx_out_unwritable 2 ONE_LINE ERR "tribench: error: cannot create .*not-a-folder/ptx: Not a directory"
+            ARGS ptx --program mandelbrot --arch sm_90 --out ${RB_OUT}/not-a-folder/ptx)
+
 # --- Matrix Market files given to `run --program spmv --matrix FILE` --------------------------
 if(HAVE_SPMV)
   set(S $<TARGET_FILE:tribench> run --program spmv --backend opencl --min-time 0.01)
@@ -186,30 +258,83 @@ if(HAVE_SPMV)
   rb_mtx_header(entries_overflow "%%MatrixMarket matrix coordinate real symmetric\n5 5 9000000000000000000\n" "2: ")
   rb_mtx_header(size_beyond_int32 "${BANNER}4 4294967297 1\n2 4294967296 1.0\n"
                 "2: bad size line: 4x4294967297 is larger than the 2147483647 rows or columns that 32-bit indices hold")
-  # Entry problems are found when the matrix is loaded for its first benchmark: it fails
-  # naming FILE:LINE, the other variant is not run, exit 1, the results file says why.
-  function(rb_mtx_entry name content regex)
-    file(WRITE ${RB_IN}/${name}.mtx "${content}")
-    rb_test(mtx_${name} --rc 1 --err "spmv/${name}/scalar/opencl: .*${name}.mtx:${regex}"
-            --json ${RB_OUT}/mtx_${name}.json --bench "spmv/${name}/scalar/opencl=error:${name}.mtx:${regex}"
-            --bench "spmv/${name}/vector/opencl=skipped:not run"
-            -- ${S} --matrix ${RB_IN}/${name}.mtx --out ${RB_OUT}/mtx_${name}.json)
+  # Entry problems too: every --matrix file is read in full before a device is opened, so a
+  # malformed entry is a usage error naming FILE:LINE, not a failed benchmark after the others.
+  rb_mtx_header(row_range "${BANNER}4 4 2\n1 1 1.0\n5 2 1.0\n" "4: row index 5 out of range 1\\.\\.4")
+  rb_mtx_header(col_zero "${BANNER}4 4 2\n1 1 1.0\n2 0 1.0\n" "4: column index 0 out of range 1\\.\\.4")
+  rb_mtx_header(missing_entries "${BANNER}4 4 3\n1 1 1.0\n2 2 2.0\n" "[0-9]+: missing entries: the file ends after 2 of 3")
+  rb_mtx_header(extra_entries "${BANNER}4 4 1\n1 1 1.0\n2 2 2.0\n" "4: extra entry after the 1 declared entries")
+  rb_mtx_header(value_text "${BANNER}4 4 2\n1 1 1.0\n2 2 abc\n" "4: value 'abc' is not a number")
+  rb_mtx_header(value_nan "${BANNER}4 4 2\n1 1 nan\n2 2 1.0\n" "3: value 'nan' is not finite")
+  rb_mtx_header(entry_fields "${BANNER}4 4 1\n1 1\n" "3: bad entry: expected 'row column value', got 2 fields")
+  # Before any device opens: with a device that cannot open (an unknown
+  # TRIBENCH_OPENCL_TIMING fails opencl's), the matrix is still what is reported.
+  rb_test(mtx_before_device --rc 2 --one-line --env TRIBENCH_OPENCL_TIMING=sometimes
+          --err "tribench: error: .*row_range.mtx:4: row index 5 out of range"
+          -- $<TARGET_FILE:tribench> run --program spmv --backend opencl --matrix ${RB_IN}/row_range.mtx)
+  rb_mtx_header(upper_triangle "%%MatrixMarket matrix coordinate real symmetric\n3 3 1\n1 2 1.0\n"
+                "3: entry \\(1,2\\) lies above the diagonal of a symmetric matrix")
+  rb_mtx_header(value_overflow "${BANNER}2 2 1\n1 1 1e39\n" "3: value '1e39' overflows single precision")
+  # Duplicates are summed (in double, rounded once): a sum beyond float is refused.
+  file(WRITE ${RB_IN}/duplicates_overflow.mtx "${BANNER}2 2 2\n2 1 3e38\n2 1 3e38\n")
+  tb_cli_test(rb_mtx_duplicates_overflow 2 ONE_LINE
+              ERR "tribench: error: .*duplicates_overflow.mtx: duplicate entries at \\(2,1\\) sum to [0-9.]+, beyond single precision"
+              NO_FILE ${RB_OUT}/mtx_duplicates_overflow.json
+              ARGS run --program spmv --backend opencl --matrix ${RB_IN}/duplicates_overflow.mtx --out ${RB_OUT}/mtx_duplicates_overflow.json)
+  # A well-formed file with no entries: nothing to multiply.
+  file(WRITE ${RB_IN}/no_entries.mtx "${BANNER}4 4 0\n")
+  tb_cli_test(rb_mtx_no_entries 2 ONE_LINE ERR "tribench: error: .*no_entries.mtx: the matrix has no entries \\(nothing to multiply\\)"
+              NO_FILE ${RB_OUT}/mtx_no_entries.json
+              ARGS run --program spmv --backend opencl --matrix ${RB_IN}/no_entries.mtx --out ${RB_OUT}/mtx_no_entries.json)
+  # Input bytes are escaped in the message (a terminal would act on them) and cut short.
+  set(RB_INPUTS ${RB_SRC}/inputs)
+  function(rb_mtx_file name file regex)
+    tb_cli_test(rb_mtx_${name} 2 ONE_LINE ERR "tribench: error: ${regex}" NO_FILE ${RB_OUT}/mtx_${name}.json
+                ARGS run --program spmv --backend opencl --matrix ${file} --out ${RB_OUT}/mtx_${name}.json)
   endfunction()
-  rb_mtx_entry(row_range "${BANNER}4 4 2\n1 1 1.0\n5 2 1.0\n" "4: row index 5 out of range 1..4")
-  rb_mtx_entry(col_zero "${BANNER}4 4 2\n1 1 1.0\n2 0 1.0\n" "4: column index 0 out of range 1..4")
-  rb_mtx_entry(missing_entries "${BANNER}4 4 3\n1 1 1.0\n2 2 2.0\n" "[0-9]+: missing entries: the file ends after 2 of 3")
-  rb_mtx_entry(extra_entries "${BANNER}4 4 1\n1 1 1.0\n2 2 2.0\n" "4: extra entry after the 1 declared entries")
-  rb_mtx_entry(value_text "${BANNER}4 4 2\n1 1 1.0\n2 2 abc\n" "4: value 'abc' is not a number")
-  rb_mtx_entry(value_nan "${BANNER}4 4 2\n1 1 nan\n2 2 1.0\n" "3: value 'nan' is not finite")
-  rb_mtx_entry(entry_fields "${BANNER}4 4 1\n1 1\n" "3: bad entry: expected 'row column value', got 2 fields")
+  rb_mtx_file(control_bytes ${RB_INPUTS}/matrix_control_bytes.mtx
+              ".*matrix_control_bytes.mtx:4: value '.x1b.0.pwned.x07.xff' is not a number")
+  string(REPEAT "9" 64 _shown)  # kEchoMaxBytes of the 5001-byte field
+  rb_mtx_file(long_field ${RB_INPUTS}/matrix_long_field.mtx
+              ".*matrix_long_field.mtx:3: value '${_shown}\\.\\.\\.\\(4937 more bytes\\)' is out of range")
+  rb_mtx_file(gzip ${RB_INPUTS}/matrix.mtx.gz ".*matrix.mtx.gz:1: compressed file \\(gzip\\): decompress it first")
+  # Only regular files: a FIFO without a writer used to hang the run forever; a device may
+  # never end. Both are refused at once (cli_check.py's timeout would catch a hang).
+  if(NOT EXISTS ${RB_IN}/matrix.fifo)
+    execute_process(COMMAND mkfifo ${RB_IN}/matrix.fifo RESULT_VARIABLE _mkfifo_rc)
+  endif()
+  if(EXISTS ${RB_IN}/matrix.fifo)
+    rb_test(mtx_fifo --rc 2 --one-line --timeout 60
+            --err "tribench: error: .*matrix.fifo: a FIFO, not a regular file \\(a Matrix Market file is read twice: header, then entries\\)"
+            -- $<TARGET_FILE:tribench> run --program spmv --backend opencl --matrix ${RB_IN}/matrix.fifo)
+  endif()
+  rb_mtx_file(device /dev/zero "/dev/zero: a character device, not a regular file")
+  rb_mtx_file(directory ${RB_IN} "--matrix: File is actually a directory: ")
 
   # Larger than the device: refused before anything is loaded or allocated. PoCL is capped
-  # at 1 GiB (POCL_MEMORY_LIMIT); the file has a header only, so had the matrix been loaded
-  # the error would be "missing entries" instead.
-  file(WRITE ${RB_IN}/too_big.mtx "${BANNER}10000000 10000000 200000000\n")
+  # at 1 GiB (POCL_MEMORY_LIMIT); the file is valid and tiny, but its 2^31-1 rows would
+  # need 24 GiB on the device (and as much on the host, had the CSR form been built first).
+  file(WRITE ${RB_IN}/too_big.mtx "${BANNER}2147483647 2147483647 1\n1 1 1.0\n")
   rb_test(mtx_too_big_for_device --rc 1 --env POCL_MEMORY_LIMIT=1
-          --err "spmv/too_big/scalar/opencl: dataset too_big needs 1641 MiB but opencl:[0-9]+ has 1024 MiB"
+          --err "spmv/too_big/scalar/opencl: dataset too_big needs 24576 MiB but opencl:[0-9]+ has 1024 MiB"
           --json ${RB_OUT}/too_big.json
-          --bench "spmv/too_big/scalar/opencl=error:^dataset too_big needs 1641 MiB but opencl:[0-9]+ has 1024 MiB"
+          --bench "spmv/too_big/scalar/opencl=error:^dataset too_big needs 24576 MiB but opencl:[0-9]+ has 1024 MiB"
+          --bench "spmv/too_big/vector/opencl=skipped:not run"
           -- ${S} --device ${RB_POCL} --matrix ${RB_IN}/too_big.mtx --out ${RB_OUT}/too_big.json)
+endif()
+
+# --- Soak test (scripts/soak.sh; docs/robustness.md): a short one on whatever device runs ----
+# The verdicts themselves: a steady leak fails, a flat series and one high sample pass.
+add_test(NAME e2e.soak_verdicts COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/soak.py --self-test)
+# Under ASan the allocator's quarantine grows RSS by design (and LSan checks leaks itself).
+if(HAVE_MANDELBROT AND NOT TRIBENCH_SANITIZE)
+  add_test(NAME e2e.soak_short
+           COMMAND ${CMAKE_COMMAND} -E env TRIBENCH=$<TARGET_FILE:tribench>
+                   "SOAK_PROFILE_ARGS=-p mandelbrot -b opencl -d 128x128 --min-time 0.01 --timeout 0.2"
+                   SOAK_ROUNDS=8 SOAK_PROCESSES=4 SOAK_PHASES=inprocess,processes
+                   # Eight short rounds: judged for gross leaks only (malloc arenas make RSS
+                   # step by ~2 MiB from round to round here).
+                   SOAK_RSS_GROWTH_KIB=16384
+                   bash ${PROJECT_SOURCE_DIR}/scripts/soak.sh ${RB_OUT}/soak)
+  set_tests_properties(e2e.soak_short PROPERTIES TIMEOUT 180)
 endif()

@@ -1,7 +1,8 @@
 // Shared by the fuzz targets: what counts as a finding. Each reader promises to reject bad
-// input with one tb::Error; anything else escaping it (a JSON library exception, a standard
-// library exception, a broken invariant) is a bug, reported by abort() so libFuzzer saves
-// the input. Sanitizer reports (ASan, UBSan) abort on their own.
+// input with one tb::Error whose message is one printable line; anything else escaping it
+// (a tb::InternalError, a JSON library exception, a standard library exception, a broken
+// invariant) is a bug, reported by abort() so libFuzzer saves the input. Sanitizer reports
+// (ASan, UBSan) abort on their own.
 #pragma once
 
 #include <sys/mman.h>
@@ -14,6 +15,8 @@
 #include <string>
 
 #include "device.hpp"
+#include "internal_error.hpp"
+#include "printable.hpp"
 
 namespace tb::fuzz {
 
@@ -25,6 +28,18 @@ namespace tb::fuzz {
 
 inline void check(bool ok, const std::string& what) {
     if (!ok) finding("invariant broken: " + what);
+}
+
+// A rejection is one line of printable text however hostile the input (backends/printable.hpp):
+// no control byte (newline included), no invalid UTF-8, and of bounded length.
+inline constexpr std::size_t kMaxMessageBytes = 4096;
+inline void check_message(const char* who, const std::string& msg) {
+    const auto shown = [&] { return tb::printable(msg, 200); };
+    check(!msg.empty(), std::string(who) + ": an empty error message");
+    check(msg.size() <= kMaxMessageBytes,
+          std::string(who) + ": a " + std::to_string(msg.size()) + "-byte error message: " + shown());
+    check(tb::is_printable(msg),
+          std::string(who) + ": an error message with control or non-UTF-8 bytes: " + shown());
 }
 
 // An in-memory file (memfd) for readers that take a path: rewritten for each input,
@@ -51,15 +66,18 @@ private:
 };
 
 // Runs f; returns true if it completed, false if it threw tb::Error (the documented way to
-// reject input). Any other exception is a finding.
+// reject input). A tb::InternalError (a broken invariant of tribench's own code) or any
+// other exception is a finding. The oracle goes by type only: a rejection message may echo
+// any text of the input, "internal error" included.
 template <class F>
 bool accepts(const char* who, F&& f) {
     try {
         f();
         return true;
+    } catch (const tb::InternalError& e) {
+        finding(std::string(who) + " broke an invariant of its own: " + e.what());
     } catch (const tb::Error& e) {
-        const std::string msg = e.what();
-        if (msg.find("internal error") != std::string::npos) finding(std::string(who) + ": " + msg);
+        check_message(who, e.what());
         return false;
     } catch (const std::exception& e) {
         finding(std::string(who) + " threw a non-tb::Error exception: " + e.what());

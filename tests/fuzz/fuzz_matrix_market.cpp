@@ -1,8 +1,9 @@
 // Fuzzes the Matrix Market reader (datasets/matrix_market.cpp) with arbitrary file bytes.
 // Contract: a file is either rejected with one tb::Error, or read into a matrix whose
 // indices are in range and whose values are finite single-precision numbers. Also checked:
-// the header-only reader (used to size a dataset before loading it, from a file) agrees
-// with the full in-memory parse, message for message.
+// the header-only reader (used to size a dataset before loading it, from a file) and the
+// up-front check (check_matrix_market, run before a device opens) agree with the full
+// in-memory parse and conversion, message for message; every message is one printable line.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -72,9 +73,24 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         parsed = true;
     } catch (const tb::Error& e) {
         parse_error = e.what();
+        tb::fuzz::check_message("parse_matrix_market_coo", parse_error);
     } catch (const std::exception& e) {
         tb::fuzz::finding(std::string("parse_matrix_market_coo threw a non-tb::Error exception: ") + e.what());
     }
+
+    // The check `tribench run` makes before opening a device (no CSR built) agrees with the
+    // full read: same verdict, same message.
+    std::string check_error;
+    try {
+        tb::check_matrix_market(text, name);
+    } catch (const tb::Error& e) {
+        check_error = e.what();
+    } catch (const std::exception& e) {
+        tb::fuzz::finding(std::string("check_matrix_market threw a non-tb::Error exception: ") + e.what());
+    }
+    if (!parsed)
+        check(check_error == parse_error, "check_matrix_market says '" + check_error + "' where the parse says '" +
+                                              parse_error + "'");
 
     scratch().write(data, size);
     tb::MatrixMarketHeader fh;
@@ -83,6 +99,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         fh = tb::read_matrix_market_header(name);
     } catch (const tb::Error& e) {
         header_error = e.what();
+        tb::fuzz::check_message("read_matrix_market_header", header_error);
     } catch (const std::exception& e) {
         tb::fuzz::finding(std::string("read_matrix_market_header threw a non-tb::Error exception: ") + e.what());
     }
@@ -100,6 +117,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     check_coo(coo, h);
     if (coo.rows > kMaxConvertedRows) return 0;
     tb::CsrMatrix m;
-    if (tb::fuzz::accepts("csr_from_coo", [&] { m = tb::csr_from_coo(coo, name); })) check_csr(m, coo);
+    std::string csr_error;
+    try {
+        m = tb::csr_from_coo(coo, name);
+        check_csr(m, coo);
+    } catch (const tb::Error& e) {
+        csr_error = e.what();
+        tb::fuzz::check_message("csr_from_coo", csr_error);
+    } catch (const std::exception& e) {
+        tb::fuzz::finding(std::string("csr_from_coo threw a non-tb::Error exception: ") + e.what());
+    }
+    check(check_error == csr_error, "check_matrix_market says '" + check_error + "' where the conversion says '" +
+                                        csr_error + "'");
     return 0;
 }
