@@ -12,6 +12,7 @@ DEB_PACKAGES=(
   python3-matplotlib python3-numpy
   clang libclang-rt-dev  # libFuzzer + sanitizer runtimes for tests/fuzz (scripts/test.sh)
   slurm-wlm munge        # the one-node Slurm cluster of tests/slurm (docs/scale-out.md)
+  libxml2-utils libbenchmark-tools  # xmllint for the JUnit check, Google Benchmark's compare.py
 )
 
 missing=()
@@ -25,9 +26,10 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# The python3 on PATH may not be Debian's (pyenv); give it matplotlib from PyPI if it lacks it.
-if ! python3 -c 'import matplotlib, numpy' 2>/dev/null; then
-  python3 -m pip install -q matplotlib numpy
+# The python3 on PATH may not be Debian's (pyenv); give it what the scripts and checks use
+# from PyPI if it lacks it (scipy: Google Benchmark's compare.py; junitparser: the JUnit check).
+if ! python3 -c 'import matplotlib, numpy, scipy, junitparser' 2>/dev/null; then
+  python3 -m pip install -q matplotlib numpy scipy junitparser
 fi
 
 [[ "${1:-}" == "--no-build" ]] && exit 0
