@@ -35,6 +35,9 @@ rb_have(spmv HAVE_SPMV)
 # --- Names that match nothing, numbers that are not, options that contradict ---------------
 if(HAVE_MANDELBROT)
   set(M run --program mandelbrot --backend opencl --dataset 128x128)
+  # Sampling cut short where a test needs a finished run, not a good timing (without it the
+  # noise target is rarely met on a shared CPU and each run samples for --timeout, 5 s).
+  set(QUICK --min-time 0.01 --timeout 0.2)
   rb_usage(unknown_program "tribench: error: unknown program 'nosuch' \\(known: " run --program nosuch --backend opencl)
   rb_usage(unknown_backend "tribench: error: unknown backend 'cuda-magic' \\(known: " run --program mandelbrot --backend cuda-magic)
   rb_usage(unknown_dataset "tribench: error: unknown dataset '3x3' for program mandelbrot \\(known: 128x128"
@@ -90,33 +93,33 @@ if(HAVE_MANDELBROT)
   tb_cli_test(rb_out_unwritable 2 ONE_LINE ERR "tribench: error: cannot write /nonexistent-dir/r.json"
               NO_FILE /nonexistent-dir/r.json ARGS ${M} --out /nonexistent-dir/r.json)
   rb_test(out_is_directory --rc 2 --one-line --err "tribench: error: cannot write .*a-directory" --out "\\A\\Z"
-          -- $<TARGET_FILE:tribench> ${M} --min-time 0.01 --out ${RB_OUT}/a-directory)
+          -- $<TARGET_FILE:tribench> ${M} ${QUICK} --out ${RB_OUT}/a-directory)
   file(WRITE ${RB_OUT}/a-file "not a folder\n")
   rb_test(save_outputs_unwritable --rc 2 --one-line --err "tribench: error: cannot create .*a-file/npy" --out "\\A\\Z"
           --no-file ${RB_OUT}/save_outputs_unwritable.json
-          -- $<TARGET_FILE:tribench> ${M} --min-time 0.01 --save-outputs ${RB_OUT}/a-file/npy --out ${RB_OUT}/save_outputs_unwritable.json)
+          -- $<TARGET_FILE:tribench> ${M} ${QUICK} --save-outputs ${RB_OUT}/a-file/npy --out ${RB_OUT}/save_outputs_unwritable.json)
 
   # Special files are written through, never replaced (as root, a rename would have turned
   # /dev/null into a JSON file); a failed write is an error. `-` is standard output.
   rb_test(out_dev_null --rc 0 --out "mandelbrot/128x128/opencl .* ok" --still-special /dev/null
-          -- $<TARGET_FILE:tribench> ${M} --min-time 0.01 --out /dev/null)
+          -- $<TARGET_FILE:tribench> ${M} ${QUICK} --out /dev/null)
   if(EXISTS /dev/full)
     rb_test(out_dev_full --rc 2 --one-line --err "^tribench: error: cannot write /dev/full: No space left on device$"
-            --still-special /dev/full -- $<TARGET_FILE:tribench> ${M} --min-time 0.01 --out /dev/full)
+            --still-special /dev/full -- $<TARGET_FILE:tribench> ${M} ${QUICK} --out /dev/full)
   endif()
   # With --out -, stdout holds the results JSON only; the table goes to stderr.
   rb_test(out_dash --rc 0 --err "mandelbrot/128x128/opencl .* ok" --json - --bench "mandelbrot/128x128/opencl=ok"
-          -- $<TARGET_FILE:tribench> ${M} --min-time 0.01 --out -)
+          -- $<TARGET_FILE:tribench> ${M} ${QUICK} --out -)
   rb_test(out_dev_stdout --rc 0 --err "mandelbrot/128x128/opencl .* ok" --json - --bench "mandelbrot/128x128/opencl=ok"
-          -- $<TARGET_FILE:tribench> ${M} --min-time 0.01 --out /dev/stdout)
+          -- $<TARGET_FILE:tribench> ${M} ${QUICK} --out /dev/stdout)
   # A FIFO given to --out is written through (here a reader drains it).
   rb_test(out_fifo --rc 0 --fifo-reader ${RB_OUT}/results.fifo --still-special ${RB_OUT}/results.fifo
-          -- $<TARGET_FILE:tribench> ${M} --min-time 0.01 --out ${RB_OUT}/results.fifo)
+          -- $<TARGET_FILE:tribench> ${M} ${QUICK} --out ${RB_OUT}/results.fifo)
 
   # --- tribench run --repeat: the whole selection N times in one process (scripts/soak.sh) --
   rb_test(repeat_rounds --rc 0 --err "round 1 of 3: 1 of 1 benchmarks ok. rss_kib [0-9]+ fds [0-9]+\n(.*\n)*.*round 3 of 3: "
           --json ${RB_OUT}/repeat.json --bench "mandelbrot/128x128/opencl=ok"
-          -- $<TARGET_FILE:tribench> ${M} --min-time 0.01 --repeat 3 --out ${RB_OUT}/repeat.json)
+          -- $<TARGET_FILE:tribench> ${M} ${QUICK} --repeat 3 --out ${RB_OUT}/repeat.json)
 
   # --- A kernel that does not compile: the compiler's log is shown -------------------------
   # TRIBENCH_KERNEL_DIR (docs/robustness.md) swaps in tests/robustness/*/programs/*/kernels.cl.
@@ -125,25 +128,25 @@ if(HAVE_MANDELBROT)
           --err "OpenCL build failed on .*\n(.*\n)*.*(kernels\\.cl|<kernel>):[0-9]+:.*tb_undeclared_identifier"
           --json ${RB_OUT}/kernel_compile_error.json
           --bench "mandelbrot/128x128/opencl=error:OpenCL build failed"
-          -- $<TARGET_FILE:tribench> ${M} --min-time 0.01 --out ${RB_OUT}/kernel_compile_error.json)
+          -- $<TARGET_FILE:tribench> ${M} ${QUICK} --out ${RB_OUT}/kernel_compile_error.json)
   # TRIBENCH_KERNEL_DIR is checked before anything runs: a usage error, not a failed benchmark.
   rb_test(kernel_dir_missing --rc 2 --one-line --env TRIBENCH_KERNEL_DIR=${RB_IN}/nosuch-dir
           --err "tribench: error: TRIBENCH_KERNEL_DIR=.*nosuch-dir is not a directory"
           --no-file ${RB_OUT}/kernel_dir_missing.json
-          -- $<TARGET_FILE:tribench> ${M} --min-time 0.01 --out ${RB_OUT}/kernel_dir_missing.json)
+          -- $<TARGET_FILE:tribench> ${M} ${QUICK} --out ${RB_OUT}/kernel_dir_missing.json)
   file(MAKE_DIRECTORY ${RB_IN}/empty-kernel-dir)
   rb_test(kernel_dir_empty --rc 2 --one-line --env TRIBENCH_KERNEL_DIR=${RB_IN}/empty-kernel-dir
           --err "tribench: error: TRIBENCH_KERNEL_DIR=.*empty-kernel-dir holds no programs/<program>/kernels.cl or kernels.cu"
           --no-file ${RB_OUT}/kernel_dir_empty.json
-          -- $<TARGET_FILE:tribench> ${M} --min-time 0.01 --out ${RB_OUT}/kernel_dir_empty.json)
+          -- $<TARGET_FILE:tribench> ${M} ${QUICK} --out ${RB_OUT}/kernel_dir_empty.json)
   rb_test(opencl_timing_unknown --rc 1 --env TRIBENCH_OPENCL_TIMING=sometimes
           --err "TRIBENCH_OPENCL_TIMING is 'sometimes'. expected 'bracket' or 'each'"
           --json ${RB_OUT}/opencl_timing_unknown.json --bench "mandelbrot/128x128/opencl=error:TRIBENCH_OPENCL_TIMING"
-          -- $<TARGET_FILE:tribench> ${M} --min-time 0.01 --out ${RB_OUT}/opencl_timing_unknown.json)
+          -- $<TARGET_FILE:tribench> ${M} ${QUICK} --out ${RB_OUT}/opencl_timing_unknown.json)
 
   # --- After a failure: stop (default) or --keep-going --------------------------------------
   # wrong_small's kernel is wrong below 256 pixels wide: 128x128 fails, 512x512 validates.
-  set(TWO run --program mandelbrot --backend opencl --dataset 128x128,512x512 --min-time 0.01)
+  set(TWO run --program mandelbrot --backend opencl --dataset 128x128,512x512 ${QUICK})
   rb_test(stop_at_first_failure --rc 1 --env TRIBENCH_KERNEL_DIR=${RB_SRC}/wrong_small
           --err "tribench: 1 of 2 benchmarks failed, 1 not run\n  mandelbrot/128x128/opencl: validation failed: "
           --json ${RB_OUT}/stop.json --bench "mandelbrot/128x128/opencl=validation_failed:validation failed"
