@@ -25,7 +25,11 @@ ctest --test-dir build --output-on-failure -j "$jobs" "$@"
 step "ASan + UBSan build and test (build-asan)"
 cmake --preset asan >/dev/null
 cmake --build --preset asan -j "$jobs"
-ctest --preset asan -j "$jobs" "$@"
+# Left out here, run in the release pass above: tests whose time goes to NVRTC, to the Slurm
+# daemons or to generating the largest datasets (the parity test's launch records), not to
+# host code the sanitizers would watch; they would double the gate's time on 2 cores.
+asan_skip='EverySource|slurm\.|e2e\.ptxdiff_all_programs|AreTheSameForBothDialects'
+ctest --preset asan -j "$jobs" -E "$asan_skip" "$@"
 
 if [[ "${TRIBENCH_FUZZ:-1}" != 0 ]]; then
   step "fuzz gate: committed corpora, then fixed runs from a fixed seed (build-fuzz)"
