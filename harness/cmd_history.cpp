@@ -125,27 +125,11 @@ std::size_t resolve_commit_times(std::vector<HistoryRun>& runs, const std::strin
     return missing;
 }
 
-std::string script_path() {
-    const char* env = std::getenv("TRIBENCH_HISTORY_SCRIPT");
-    const std::string path = env && *env ? env : std::string(TRIBENCH_SOURCE_DIR) + "/scripts/history.py";
-    if (!fs::is_regular_file(path))
-        throw Error("plotting script " + path + " not found (set TRIBENCH_HISTORY_SCRIPT, or pass --no-plots)");
-    return path;
-}
-
-std::string last_line(const std::string& text) {
-    std::istringstream in(text);
-    std::string line, last;
-    while (std::getline(in, line))
-        if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
-    return last.empty() ? "(no output)" : last;
-}
-
 constexpr int kScriptMissingModule = 3;  // scripts/history.py: matplotlib cannot be imported
 
 // Runs the script; it prints "plot\t<file>\t<device>\t<math>\t<program>\t<title>" per PNG.
 std::vector<HistoryPlot> draw_plots(const std::string& data_path, const std::string& dir) {
-    const std::string script = script_path();
+    const std::string script = plotting_script("TRIBENCH_HISTORY_SCRIPT", "history.py");
     ProcessResult pr;
     try {
         pr = run_process({"python3", script, data_path, "--out", dir});
@@ -153,8 +137,8 @@ std::vector<HistoryPlot> draw_plots(const std::string& data_path, const std::str
         throw Error(std::string(e.what()) + ": the plots need python3 with matplotlib (scripts/setup.sh), or pass --no-plots");
     }
     if (pr.exit_code == kScriptMissingModule)
-        throw Error("python3 " + last_line(pr.output) + ": install it (scripts/setup.sh does) or pass --no-plots");
-    if (pr.exit_code != 0) throw Error(script + " failed (exit " + std::to_string(pr.exit_code) + "): " + last_line(pr.output));
+        throw Error("python3 " + last_output_line(pr.output) + ": install it (scripts/setup.sh does) or pass --no-plots");
+    if (pr.exit_code != 0) throw Error(script + " failed (exit " + std::to_string(pr.exit_code) + "): " + last_output_line(pr.output));
     std::vector<HistoryPlot> plots;
     std::istringstream in(pr.output);
     std::string line;

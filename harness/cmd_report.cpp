@@ -22,28 +22,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The script: $TRIBENCH_REPORT_SCRIPT, else scripts/report.py of the source tree built from.
-std::string report_script() {
-    const char* env = std::getenv("TRIBENCH_REPORT_SCRIPT");
-    const std::string path = env && *env ? env : std::string(TRIBENCH_SOURCE_DIR) + "/scripts/report.py";
-    if (!fs::is_regular_file(path))
-        throw Error("plotting script " + path + " not found (set TRIBENCH_REPORT_SCRIPT, or pass --no-plots)");
-    return path;
-}
-
-std::string last_line(const std::string& text) {
-    std::istringstream in(text);
-    std::string line, last;
-    while (std::getline(in, line))
-        if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
-    return last.empty() ? "(no output)" : last;
-}
-
 // Exit status 3 is the script's way of saying matplotlib (or numpy) cannot be imported.
 constexpr int kScriptMissingModule = 3;
 
 std::vector<PlotEntry> draw_plots(const std::string& data_path, const std::string& dir) {
-    const std::string script = report_script();
+    const std::string script = plotting_script("TRIBENCH_REPORT_SCRIPT", "report.py");
     ProcessResult pr;
     try {
         pr = run_process({"python3", script, data_path, "--out", dir});
@@ -51,9 +34,9 @@ std::vector<PlotEntry> draw_plots(const std::string& data_path, const std::strin
         throw Error(std::string(e.what()) + ": the plots need python3 with matplotlib (scripts/setup.sh), or pass --no-plots");
     }
     if (pr.exit_code == kScriptMissingModule)
-        throw Error("python3 " + last_line(pr.output) + ": install it (scripts/setup.sh does) or pass --no-plots");
+        throw Error("python3 " + last_output_line(pr.output) + ": install it (scripts/setup.sh does) or pass --no-plots");
     if (pr.exit_code != 0)
-        throw Error(script + " failed (exit " + std::to_string(pr.exit_code) + "): " + last_line(pr.output));
+        throw Error(script + " failed (exit " + std::to_string(pr.exit_code) + "): " + last_output_line(pr.output));
     std::istringstream in(pr.output);
     std::string line;
     while (std::getline(in, line))  // pass on the script's warnings

@@ -1,7 +1,11 @@
 #include "subprocess.hpp"
 
+
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <sstream>
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -57,6 +61,22 @@ ProcessResult run_process(const std::vector<std::string>& argv) {
     }
     r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
     return r;
+}
+
+std::string plotting_script(const char* env_var, const char* name) {
+    const char* env = std::getenv(env_var);
+    const std::string path = env && *env ? env : std::string(TRIBENCH_SOURCE_DIR) + "/scripts/" + name;
+    if (!std::filesystem::is_regular_file(path))
+        throw Error("plotting script " + path + " not found (set " + env_var + ", or pass --no-plots)");
+    return path;
+}
+
+std::string last_output_line(const std::string& text) {
+    std::istringstream in(text);
+    std::string line, last;
+    while (std::getline(in, line))
+        if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
+    return last.empty() ? "(no output)" : last;
 }
 
 }  // namespace tb

@@ -16,4 +16,11 @@ struct ProcessResult {
 // "<argv[0]> not found on PATH" when it cannot be started.
 ProcessResult run_process(const std::vector<std::string>& argv);
 
+// A plotting script: $<env_var> when set, else scripts/<name> of the source tree built from.
+// Throws tb::Error naming the path, the variable and --no-plots when it is not a file.
+std::string plotting_script(const char* env_var, const char* name);
+
+// The last non-blank line of a program's output ("(no output)" if none), for one-line errors.
+std::string last_output_line(const std::string& text);
+
 }  // namespace tb
