@@ -29,12 +29,15 @@ echo "== tribench, plain"
 "$TB" run "${common[@]}" -b cuda-native,cuda-prelude,opencl --timing plain --out "$OUT/plain.json" >"$OUT/plain.log" 2>&1
 
 # ncu cannot see OpenCL kernels; each CUDA benchmark in its own process, 25 timed launches
-# after the validation run and two warm-up samples.
+# after the validation run and two warm-up samples. `--cache-control none`: tribench times
+# kernels back to back with whatever the previous run left in L2 (as a user's loop would),
+# so ncu must not flush caches before each launch either, or the two would time different
+# cache states. Clocks are left alone (`--clock-control none`), as everywhere.
 for b in "${BENCHES[@]}"; do
   IFS=: read -r prog ds var <<<"$b"
   for backend in cuda-native cuda-prelude; do
     echo "== ncu $prog $ds $var $backend"
-    ncu --clock-control none --metrics gpu__time_duration.sum --csv --print-units base \
+    ncu --clock-control none --cache-control none --metrics gpu__time_duration.sum --csv --print-units base \
         --launch-skip 3 --launch-count 25 --log-file "$OUT/ncu/$prog-$ds-$var-$backend.csv" \
         "$TB" run -p "$prog" -d "$ds" --variant "$var" -b "$backend" --launch stream --timing plain --no-batch \
         --no-calibrate --min-samples 30 --max-samples 30 --min-time 0.000001 >/dev/null 2>&1 ||

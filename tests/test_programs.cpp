@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "backend.hpp"
+#include "host_cache.hpp"
 #include "program.hpp"
 #include "shared_opencl_device.hpp"
 
@@ -93,6 +94,33 @@ TEST_P(ProgramOnOpenCL, ValidatesAndDetectsUncomputedOutput) {
     EXPECT_FALSE(bad.ok) << "validation accepted an output that was never computed: " << bad.detail;
     const WorkModel w = inst->work();
     EXPECT_GT(w.bytes, 0);
+}
+
+// A second instance of the same dataset and seed (another backend, variant or launch mode in
+// a suite) takes its inputs and reference from HostCache instead of making them again, and
+// still tells a computed output from an uncomputed one.
+TEST_P(ProgramOnOpenCL, ASecondInstanceSharesInputsAndReference) {
+    if (!device_) GTEST_SKIP() << "no OpenCL device: " << reason_;
+    const Program& p = find_program(GetParam().program);
+    const Dataset d = smallest(p);
+    CompileOptions co;
+    co.defines = p.defines();
+    auto module = device_->compile(program_source(p, Dialect::OpenCL), co);
+    RunConfig cfg{GetParam().variant, LaunchMode::Stream, 11};
+    const auto validate_fresh = [&](bool compute) {
+        auto inst = p.prepare(*device_, *module, d, cfg);
+        inst->poison();
+        if (compute) inst->run();
+        device_->synchronize();
+        return inst->validate();
+    };
+    ASSERT_TRUE(validate_fresh(true).ok);
+    const HostCache::Stats before = HostCache::global().stats();
+    EXPECT_TRUE(validate_fresh(true).ok);
+    const HostCache::Stats after = HostCache::global().stats();
+    EXPECT_EQ(after.misses, before.misses) << "the second instance made its data again";
+    EXPECT_GT(after.hits, before.hits);
+    EXPECT_FALSE(validate_fresh(false).ok) << "a shared reference accepted an output that was never computed";
 }
 
 INSTANTIATE_TEST_SUITE_P(All, ProgramOnOpenCL, testing::ValuesIn(all_params()),

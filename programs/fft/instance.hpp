@@ -32,7 +32,7 @@ protected:
     // The value a correct run leaves in out_ is output_scale_^-1 times the transform (cuFFT's
     // round trip is unnormalised: N x); validation and arrays() multiply by output_scale_.
     double output_scale_ = 1.0;
-    const std::vector<float>& input() const { return input_; }
+    const std::vector<float>& input() const { return *input_; }
     Device& dev_;
     Shape shape_;
     Variant variant_;
@@ -40,10 +40,13 @@ protected:
 
 private:
     std::vector<float> download_output();
-    const std::vector<cdouble>& expected();  // cached: FFTW of 2^24 points takes a second
+    // Shared through HostCache by every backend and launch of the dataset: FFTW of 2^24
+    // points takes a second.
+    const std::vector<cdouble>& expected();
 
-    std::vector<float> input_;  // interleaved re, im, uniform in [-1, 1)
-    std::vector<cdouble> expected_;
+    std::string cache_key_;  // the shape and seed the input and reference depend on
+    std::shared_ptr<const std::vector<float>> input_;  // interleaved re, im, uniform in [-1, 1)
+    std::shared_ptr<const std::vector<cdouble>> expected_;
 };
 
 // The passes of kernels.cl / kernels.cu on any backend, planned with `tuning`, which must be

@@ -149,11 +149,13 @@ void kmeans_assign_d4(__global const float *restrict points, __global const floa
     for (int t = lid; t < k; t += KM_BLOCK)
         cent[t] = *(__global const float4 *)(centroids + c_off + 4 * t);
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (!active)
-        return;
+    // No early return after the barrier: a branch there that skips the variable-trip loop
+    // below makes PoCL 5's parallel-region formation abort (pocl/pocl#2281). Work-items past
+    // n run on zeros and store nothing.
     int idx[4];
     km_nearest4(x, cent, k, idx);
-    km_store_labels(membership, i0, idx);
+    if (active)
+        km_store_labels(membership, i0, idx);
 }
 
 __kernel __attribute__((reqd_work_group_size(KM_BLOCK, 1, 1)))
@@ -169,11 +171,13 @@ void kmeans_assign_d2(__global const float *restrict points, __global const floa
     for (int t = lid; t < k; t += KM_BLOCK)
         cent[t] = *(__global const float2 *)(centroids + c_off + 2 * t);
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (!active)
-        return;
+    // No early return after the barrier: a branch there that skips the variable-trip loop
+    // below makes PoCL 5's parallel-region formation abort (pocl/pocl#2281). Work-items past
+    // n run on zeros and store nothing.
     int idx[4];
     km_nearest2(x, cent, k, idx);
-    km_store_labels(membership, i0, idx);
+    if (active)
+        km_store_labels(membership, i0, idx);
 }
 
 // Any d, any n: four consecutive points per work-item (a float4 per feature when n % 4 == 0,
@@ -190,8 +194,9 @@ static inline void km_assign_any(__global const float *restrict points, __global
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     const int i0 = ((int)get_group_id(0) * KM_BLOCK + lid) * 4;
-    if (i0 >= n)
-        return;
+    // No early return after the barrier (see kmeans_assign_d4): work-items past n read
+    // zeros through the guarded path and store nothing.
+    const int active = i0 < n;
     const int vec = (n & 3) == 0;
 
     float dist[4][KM_KMAX];
@@ -204,10 +209,10 @@ static inline void km_assign_any(__global const float *restrict points, __global
     for (int f = 0; f < d; ++f) {
         __global const float *row = points + f * n;
         float4 x;
-        if (vec) {
+        if (vec && active) {
             x = *(__global const float4 *)(row + i0);
         } else {
-            x.x = row[i0];
+            x.x = i0 < n ? row[i0] : 0.0f;
             x.y = i0 + 1 < n ? row[i0 + 1] : 0.0f;
             x.z = i0 + 2 < n ? row[i0 + 2] : 0.0f;
             x.w = i0 + 3 < n ? row[i0 + 3] : 0.0f;
@@ -240,7 +245,7 @@ static inline void km_assign_any(__global const float *restrict points, __global
         }
         idx[p] = b;
     }
-    if (vec) {
+    if (vec && active) {
         km_store_labels(membership, i0, idx);
     } else {
 #pragma unroll

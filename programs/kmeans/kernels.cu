@@ -123,10 +123,11 @@ kmeans_assign_d4(const float* __restrict__ points, const float* __restrict__ cen
     km_load_points(points, n, i0, active, 4, x);
     for (int t = lid; t < k; t += KM_BLOCK) cent[t] = __ldg(reinterpret_cast<const float4*>(centroids + c_off + 4 * t));
     __syncthreads();
-    if (!active) return;
+    // No early return after the barrier, as in kernels.cl (where PoCL needs it): threads past
+    // n run on zeros and store nothing.
     int idx[4];
     km_nearest4(x, cent, k, idx);
-    km_store_labels(membership, i0, idx);
+    if (active) km_store_labels(membership, i0, idx);
 }
 
 extern "C" __global__ void __launch_bounds__(KM_BLOCK)
@@ -140,10 +141,11 @@ kmeans_assign_d2(const float* __restrict__ points, const float* __restrict__ cen
     km_load_points(points, n, i0, active, 2, x);
     for (int t = lid; t < k; t += KM_BLOCK) cent[t] = __ldg(reinterpret_cast<const float2*>(centroids + c_off + 2 * t));
     __syncthreads();
-    if (!active) return;
+    // No early return after the barrier, as in kernels.cl (where PoCL needs it): threads past
+    // n run on zeros and store nothing.
     int idx[4];
     km_nearest2(x, cent, k, idx);
-    km_store_labels(membership, i0, idx);
+    if (active) km_store_labels(membership, i0, idx);
 }
 
 static __device__ __forceinline__ void km_assign_any(const float* __restrict__ points,
@@ -158,7 +160,7 @@ static __device__ __forceinline__ void km_assign_any(const float* __restrict__ p
     }
     __syncthreads();
     const int i0 = (blockIdx.x * KM_BLOCK + lid) * 4;
-    if (i0 >= n) return;
+    const bool active = i0 < n;  // no early return, as in kernels.cl
     const bool vec = (n & 3) == 0;
 
     float dist[4][KM_KMAX];
@@ -170,10 +172,10 @@ static __device__ __forceinline__ void km_assign_any(const float* __restrict__ p
     for (int f = 0; f < d; ++f) {
         const float* row = points + f * n;
         float4 x;
-        if (vec) {
+        if (vec && active) {
             x = __ldg(reinterpret_cast<const float4*>(row + i0));
         } else {
-            x.x = __ldg(row + i0);
+            x.x = i0 < n ? __ldg(row + i0) : 0.0f;
             x.y = i0 + 1 < n ? __ldg(row + i0 + 1) : 0.0f;
             x.z = i0 + 2 < n ? __ldg(row + i0 + 2) : 0.0f;
             x.w = i0 + 3 < n ? __ldg(row + i0 + 3) : 0.0f;
@@ -206,7 +208,7 @@ static __device__ __forceinline__ void km_assign_any(const float* __restrict__ p
         }
         idx[p] = b;
     }
-    if (vec) {
+    if (vec && active) {
         km_store_labels(membership, i0, idx);
     } else {
 #pragma unroll

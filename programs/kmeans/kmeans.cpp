@@ -9,6 +9,7 @@
 
 #include "blobs.hpp"
 #include "program_registry.hpp"
+#include "host_cache.hpp"
 #include "reference.hpp"
 #include "rng.hpp"
 #include "tuning.hpp"
@@ -87,15 +88,19 @@ public:
             partial_ = mod.kernel(std::string("kmeans_partial") + suffix);
             finalize_ = mod.kernel("kmeans_finalize");
         }
-        km::Blobs b = km::make_blobs(p.s.n, p.s.d, p.blobs, derive_seed(seed, 0x6b6d));
-        points_host_ = std::move(b.points);
-        init_host_ = km::first_points(points_host_.data(), p.s);
+        // The points, shared by every backend, variant and launch of the dataset.
+        points_host_ = HostCache::global().get<std::vector<float>>(
+            "kmeans/points/n" + std::to_string(p.s.n) + "/d" + std::to_string(p.s.d) + "/blobs" +
+                std::to_string(p.blobs) + "/seed" + std::to_string(seed),
+            [&] { return km::make_blobs(p.s.n, p.s.d, p.blobs, derive_seed(seed, 0x6b6d)).points; },
+            [](const std::vector<float>& v) { return v.size() * sizeof(float); });
+        init_host_ = km::first_points(points_host_->data(), p.s);
 
         const std::size_t n = p.s.n, kd = std::size_t(p.s.k) * p.s.d;
         points_ = dev.alloc(n * p.s.d * sizeof(float));
         init_ = dev.alloc(kd * sizeof(float));
         labels_ = dev.alloc(n * sizeof(std::int32_t));
-        dev.upload(points_, points_host_.data(), points_.bytes());
+        dev.upload(points_, points_host_->data(), points_.bytes());
         dev.upload(init_, init_host_.data(), init_.bytes());
         if (full_) {
             history_ = dev.alloc(std::size_t(p.iters) * kd * sizeof(float));
@@ -150,7 +155,7 @@ public:
         download();
         const std::size_t n = p_.s.n, d = p_.s.d, k = p_.s.k;
         std::vector<NamedArray> out;
-        out.push_back(array("points", "<f4", {d, n}, points_host_.data(), points_host_.size() * 4));
+        out.push_back(array("points", "<f4", {d, n}, points_host_->data(), points_host_->size() * 4));
         out.push_back(array("initial_centroids", "<f4", {k, d}, init_host_.data(), init_host_.size() * 4));
         out.push_back(array("labels", "<i4", {n}, labels_host_.data(), labels_host_.size() * 4));
         if (full_)
@@ -226,7 +231,7 @@ private:
     }
 
     Validation validate_assign() {
-        const km::Step st = km::assign_step(points_host_.data(), p_.s, init_host_.data(), labels_host_.data());
+        const km::Step st = km::assign_step(points_host_->data(), p_.s, init_host_.data(), labels_host_.data());
         Validation v;
         v.checked = std::size_t(p_.s.n);
         v.ok = st.mismatches == 0;
@@ -248,8 +253,8 @@ private:
             const float* prev = t == 0 ? init_host_.data() : history_host_.data() + (t - 1) * kd;
             const float* got = history_host_.data() + t * kd;
             const bool final_step = t == p_.iters - 1;
-            km::Step st = km::assign_step(points_host_.data(), p_.s, prev, final_step ? labels_host_.data() : nullptr);
-            const km::CentroidCheck cc = km::check_centroids(st, points_host_.data(), p_.s, prev, got, depth);
+            km::Step st = km::assign_step(points_host_->data(), p_.s, prev, final_step ? labels_host_.data() : nullptr);
+            const km::CentroidCheck cc = km::check_centroids(st, points_host_->data(), p_.s, prev, got, depth);
             centroids_ok = centroids_ok && cc.ok;
             unchecked += cc.unchecked;
             const double ratio = !cc.ok ? 1e300 : cc.worst_tol > 0 ? cc.worst_err / cc.worst_tol : 0;
@@ -271,7 +276,8 @@ private:
     Plan p_;
     bool full_;
     Kernel assign_, partial_, finalize_;
-    std::vector<float> points_host_, init_host_, history_host_;
+    std::shared_ptr<const std::vector<float>> points_host_;
+    std::vector<float> init_host_, history_host_;
     std::vector<std::int32_t> labels_host_;
     Buffer points_, init_, labels_, history_, psums_, pcounts_;
     std::unique_ptr<Graph> graph_;

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "program_registry.hpp"
+#include "host_cache.hpp"
 #include "reference.hpp"
 #include "sample.hpp"
 #include "tuning.hpp"
@@ -50,12 +51,12 @@ public:
     Validation validate() override {
         download();
         const std::uint64_t n = std::uint64_t(view_.width) * view_.height;
-        const auto idx = sample_indices(n, kSampleLimit, seed_);
+        const auto ref = reference();
+        const std::vector<std::uint64_t>& idx = ref->pixels;
         std::uint64_t mismatches = 0, sensitive = 0, first_bad = n;
-        for (std::uint64_t k : idx) {
-            const int px = int(k % view_.width), py = int(k / view_.width);
-            const int plain = mandelbrot::escape_time(view_, px, py, false);
-            const int fused = mandelbrot::escape_time(view_, px, py, true);
+        for (std::size_t s = 0; s < idx.size(); ++s) {
+            const std::uint64_t k = idx[s];
+            const int plain = ref->plain[s], fused = ref->fused[s];
             sensitive += plain != fused;
             if (host_[k] != plain && host_[k] != fused) {
                 ++mismatches;
@@ -95,6 +96,30 @@ public:
     }
 
 private:
+    // The sampled pixels' escape times with and without fused multiply-adds, shared by every
+    // backend through HostCache (the view and the seed determine them).
+    struct Reference {
+        std::vector<std::uint64_t> pixels;
+        std::vector<int> plain, fused;
+    };
+    std::shared_ptr<const Reference> reference() const {
+        const std::string key = "mandelbrot/" + std::to_string(view_.width) + "x" + std::to_string(view_.height) +
+                                "/iter" + std::to_string(view_.max_iter) + "/seed" + std::to_string(seed_);
+        return HostCache::global().get<Reference>(
+            key,
+            [&] {
+                Reference r;
+                r.pixels = sample_indices(std::uint64_t(view_.width) * view_.height, kSampleLimit, seed_);
+                for (std::uint64_t k : r.pixels) {
+                    const int px = int(k % view_.width), py = int(k / view_.width);
+                    r.plain.push_back(mandelbrot::escape_time(view_, px, py, false));
+                    r.fused.push_back(mandelbrot::escape_time(view_, px, py, true));
+                }
+                return r;
+            },
+            [](const Reference& r) { return r.pixels.size() * (sizeof(std::uint64_t) + 2 * sizeof(int)); });
+    }
+
     void download() {
         host_.resize(std::size_t(view_.width) * view_.height);
         dev_.download(host_.data(), out_, host_.size() * sizeof(int));

@@ -3,8 +3,8 @@
 #include <cctype>
 #include <filesystem>
 #include <map>
-#include <mutex>
 
+#include "host_cache.hpp"
 #include "matrix_market.hpp"
 #include "rng.hpp"
 #include "sparse_generators.hpp"
@@ -207,25 +207,23 @@ CsrMatrix generate_matrix(const Dataset& d, std::uint64_t seed) {
 }
 
 std::shared_ptr<const Problem> load_problem(const Dataset& d, std::uint64_t seed) {
-    static std::mutex mutex;
-    static std::string cached_key;
-    static std::shared_ptr<const Problem> cached;
-    const std::string key = d.name + "\n" + d.file + "\n" + std::to_string(seed);
-    std::lock_guard<std::mutex> lock(mutex);
-    if (cached && cached_key == key) return cached;
-    cached.reset();  // free the previous matrix before building the next
-
-    auto p = std::make_shared<Problem>();
-    p->name = d.file.empty() ? d.name : d.file;
-    p->a = d.file.empty() ? generate_matrix(d, seed) : read_matrix_market(d.file);
-    if (p->a.nnz() == 0) throw Error(p->name + ": the matrix has no non-zeros (nothing to multiply)");
-    if (p->a.nnz() > kMaxNnz)
-        throw Error(p->name + ": " + std::to_string(p->a.nnz()) + " non-zeros exceed the kernels' 32-bit offsets (at most " +
-                    std::to_string(kMaxNnz) + ")");
-    p->x = make_x(p->a.cols, seed);
-    cached = std::move(p);
-    cached_key = key;
-    return cached;
+    return HostCache::global().get<Problem>(
+        "spmv/problem/" + dataset_key(d) + "/seed" + std::to_string(seed),
+        [&] {
+            Problem p;
+            p.name = d.file.empty() ? d.name : d.file;
+            p.a = d.file.empty() ? generate_matrix(d, seed) : read_matrix_market(d.file);
+            if (p.a.nnz() == 0) throw Error(p.name + ": the matrix has no non-zeros (nothing to multiply)");
+            if (p.a.nnz() > kMaxNnz)
+                throw Error(p.name + ": " + std::to_string(p.a.nnz()) +
+                            " non-zeros exceed the kernels' 32-bit offsets (at most " + std::to_string(kMaxNnz) + ")");
+            p.x = make_x(p.a.cols, seed);
+            return p;
+        },
+        [](const Problem& p) {
+            return p.a.row_ptr.size() * sizeof(p.a.row_ptr[0]) + p.a.col.size() * sizeof(p.a.col[0]) +
+                   p.a.val.size() * sizeof(p.a.val[0]) + p.x.size() * sizeof(float);
+        });
 }
 
 }  // namespace tb::spmv

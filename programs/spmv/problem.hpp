@@ -31,8 +31,9 @@ std::uint64_t problem_device_bytes(const Dataset& d);
 // What the merge variant adds: tile start rows and one carry per work-group (an upper bound).
 std::uint64_t merge_device_bytes(const Dataset& d);
 
-// Builds (or reads) the problem; the last one built is kept, so preparing the same dataset
-// for several backends generates or parses it once. Throws tb::Error for unusable input.
+// Builds (or reads) the problem, kept in HostCache, so preparing the same dataset for
+// several backends and variants generates or parses it once. Throws tb::Error for unusable
+// input.
 std::shared_ptr<const Problem> load_problem(const Dataset& d, std::uint64_t seed);
 
 // The matrix of a generated dataset (no cache), for tests.
