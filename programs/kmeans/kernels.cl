@@ -149,13 +149,11 @@ void kmeans_assign_d4(__global const float *restrict points, __global const floa
     for (int t = lid; t < k; t += KM_BLOCK)
         cent[t] = *(__global const float4 *)(centroids + c_off + 4 * t);
     barrier(CLK_LOCAL_MEM_FENCE);
-    // No early return after the barrier: a branch there that skips the variable-trip loop
-    // below makes PoCL 5's parallel-region formation abort (pocl/pocl#2281). Work-items past
-    // n run on zeros and store nothing.
+    if (!active)
+        return;
     int idx[4];
     km_nearest4(x, cent, k, idx);
-    if (active)
-        km_store_labels(membership, i0, idx);
+    km_store_labels(membership, i0, idx);
 }
 
 __kernel __attribute__((reqd_work_group_size(KM_BLOCK, 1, 1)))
@@ -171,13 +169,11 @@ void kmeans_assign_d2(__global const float *restrict points, __global const floa
     for (int t = lid; t < k; t += KM_BLOCK)
         cent[t] = *(__global const float2 *)(centroids + c_off + 2 * t);
     barrier(CLK_LOCAL_MEM_FENCE);
-    // No early return after the barrier: a branch there that skips the variable-trip loop
-    // below makes PoCL 5's parallel-region formation abort (pocl/pocl#2281). Work-items past
-    // n run on zeros and store nothing.
+    if (!active)
+        return;
     int idx[4];
     km_nearest2(x, cent, k, idx);
-    if (active)
-        km_store_labels(membership, i0, idx);
+    km_store_labels(membership, i0, idx);
 }
 
 // Any d, any n: four consecutive points per work-item (a float4 per feature when n % 4 == 0,
@@ -194,9 +190,8 @@ static inline void km_assign_any(__global const float *restrict points, __global
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     const int i0 = ((int)get_group_id(0) * KM_BLOCK + lid) * 4;
-    // No early return after the barrier (see kmeans_assign_d4): work-items past n read
-    // zeros through the guarded path and store nothing.
-    const int active = i0 < n;
+    if (i0 >= n)
+        return;
     const int vec = (n & 3) == 0;
 
     float dist[4][KM_KMAX];
@@ -209,10 +204,10 @@ static inline void km_assign_any(__global const float *restrict points, __global
     for (int f = 0; f < d; ++f) {
         __global const float *row = points + f * n;
         float4 x;
-        if (vec && active) {
+        if (vec) {
             x = *(__global const float4 *)(row + i0);
         } else {
-            x.x = i0 < n ? row[i0] : 0.0f;
+            x.x = row[i0];
             x.y = i0 + 1 < n ? row[i0 + 1] : 0.0f;
             x.z = i0 + 2 < n ? row[i0 + 2] : 0.0f;
             x.w = i0 + 3 < n ? row[i0 + 3] : 0.0f;
@@ -245,7 +240,7 @@ static inline void km_assign_any(__global const float *restrict points, __global
         }
         idx[p] = b;
     }
-    if (vec && active) {
+    if (vec) {
         km_store_labels(membership, i0, idx);
     } else {
 #pragma unroll
@@ -378,28 +373,20 @@ static inline void km_partial_any(__global const float *restrict points, __globa
     const int groups = (int)get_num_groups(0);
     const int begin = g * chunk;
     const int end = min(n, begin + chunk);  // empty for trailing groups
-    const int vec = (n & 3) == 0;           // then begin and end are multiples of 4
+    // 4 consecutive points per step when n % 4 == 0 (then begin and end are multiples of 4),
+    // else 1. One loop for both: a branch between two loops here, between the barriers of
+    // consecutive passes, makes PoCL 5's parallel-region formation abort (pocl/pocl#2281).
+    const int step = (n & 3) == 0 ? 4 : 1;
     __local float *runs = hist + k * KM_PARTIAL_BLOCK;
     for (int pass = 0; pass <= d; ++pass) {
         __global const float *row = points + (pass > 0 ? (pass - 1) * n : 0);
         for (int j = 0; j < k; ++j)
             hist[km_slot(j, lid)] = 0.0f;  // the last round's reads are behind its barrier
-        if (vec) {
-            for (int i = begin + 4 * lid; i < end; i += 4 * KM_PARTIAL_BLOCK) {
-                const int4 m = *(__global const int4 *)(membership + i);
-                float4 x;
-                if (pass > 0) {
-                    x = *(__global const float4 *)(row + i);
-                } else {
-                    x.x = 1.0f; x.y = 1.0f; x.z = 1.0f; x.w = 1.0f;
-                }
+        for (int i = begin + step * lid; i < end; i += step * KM_PARTIAL_BLOCK) {
 #pragma unroll
-                for (int p = 0; p < 4; ++p)
-                    hist[km_slot(km_lane_int(m, p), lid)] += km_lane(x, p);
-            }
-        } else {
-            for (int i = begin + lid; i < end; i += KM_PARTIAL_BLOCK)
-                hist[km_slot(membership[i], lid)] += pass > 0 ? row[i] : 1.0f;
+            for (int p = 0; p < 4; ++p)
+                if (p < step)
+                    hist[km_slot(membership[i + p], lid)] += pass > 0 ? row[i + p] : 1.0f;
         }
         const float s = km_group_round(hist, runs, 0, k, lid);
         if (lid < k) {

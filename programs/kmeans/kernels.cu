@@ -123,11 +123,10 @@ kmeans_assign_d4(const float* __restrict__ points, const float* __restrict__ cen
     km_load_points(points, n, i0, active, 4, x);
     for (int t = lid; t < k; t += KM_BLOCK) cent[t] = __ldg(reinterpret_cast<const float4*>(centroids + c_off + 4 * t));
     __syncthreads();
-    // No early return after the barrier, as in kernels.cl (where PoCL needs it): threads past
-    // n run on zeros and store nothing.
+    if (!active) return;
     int idx[4];
     km_nearest4(x, cent, k, idx);
-    if (active) km_store_labels(membership, i0, idx);
+    km_store_labels(membership, i0, idx);
 }
 
 extern "C" __global__ void __launch_bounds__(KM_BLOCK)
@@ -141,11 +140,10 @@ kmeans_assign_d2(const float* __restrict__ points, const float* __restrict__ cen
     km_load_points(points, n, i0, active, 2, x);
     for (int t = lid; t < k; t += KM_BLOCK) cent[t] = __ldg(reinterpret_cast<const float2*>(centroids + c_off + 2 * t));
     __syncthreads();
-    // No early return after the barrier, as in kernels.cl (where PoCL needs it): threads past
-    // n run on zeros and store nothing.
+    if (!active) return;
     int idx[4];
     km_nearest2(x, cent, k, idx);
-    if (active) km_store_labels(membership, i0, idx);
+    km_store_labels(membership, i0, idx);
 }
 
 static __device__ __forceinline__ void km_assign_any(const float* __restrict__ points,
@@ -160,7 +158,7 @@ static __device__ __forceinline__ void km_assign_any(const float* __restrict__ p
     }
     __syncthreads();
     const int i0 = (blockIdx.x * KM_BLOCK + lid) * 4;
-    const bool active = i0 < n;  // no early return, as in kernels.cl
+    if (i0 >= n) return;
     const bool vec = (n & 3) == 0;
 
     float dist[4][KM_KMAX];
@@ -172,10 +170,10 @@ static __device__ __forceinline__ void km_assign_any(const float* __restrict__ p
     for (int f = 0; f < d; ++f) {
         const float* row = points + f * n;
         float4 x;
-        if (vec && active) {
+        if (vec) {
             x = __ldg(reinterpret_cast<const float4*>(row + i0));
         } else {
-            x.x = i0 < n ? __ldg(row + i0) : 0.0f;
+            x.x = __ldg(row + i0);
             x.y = i0 + 1 < n ? __ldg(row + i0 + 1) : 0.0f;
             x.z = i0 + 2 < n ? __ldg(row + i0 + 2) : 0.0f;
             x.w = i0 + 3 < n ? __ldg(row + i0 + 3) : 0.0f;
@@ -208,7 +206,7 @@ static __device__ __forceinline__ void km_assign_any(const float* __restrict__ p
         }
         idx[p] = b;
     }
-    if (vec && active) {
+    if (vec) {
         km_store_labels(membership, i0, idx);
     } else {
 #pragma unroll
@@ -309,22 +307,17 @@ static __device__ __forceinline__ void km_partial_any(const float* __restrict__ 
     const int groups = gridDim.x;
     const int begin = g * chunk;
     const int end = min(n, begin + chunk);  // empty for trailing blocks
-    const bool vec = (n & 3) == 0;          // then begin and end are multiples of 4
+    // 4 consecutive points per step when n % 4 == 0 (then begin and end are multiples of 4),
+    // else 1; one loop for both, as kernels.cl needs it for PoCL.
+    const int step = (n & 3) == 0 ? 4 : 1;
     float* runs = hist + k * KM_PARTIAL_BLOCK;
     for (int pass = 0; pass <= d; ++pass) {  // pass 0 counts, pass f+1 sums feature f
         const float* row = points + (pass > 0 ? (pass - 1) * n : 0);
         for (int j = 0; j < k; ++j) hist[km_slot(j, lid)] = 0.0f;  // the last round's reads are behind its barrier
-        if (vec) {
-            for (int i = begin + 4 * lid; i < end; i += 4 * KM_PARTIAL_BLOCK) {
-                const int4 m = __ldg(reinterpret_cast<const int4*>(membership + i));
-                const float4 x =
-                    pass > 0 ? __ldg(reinterpret_cast<const float4*>(row + i)) : make_float4(1.0f, 1.0f, 1.0f, 1.0f);
+        for (int i = begin + step * lid; i < end; i += step * KM_PARTIAL_BLOCK) {
 #pragma unroll
-                for (int p = 0; p < 4; ++p) hist[km_slot(km_lane_int(m, p), lid)] += km_lane(x, p);
-            }
-        } else {
-            for (int i = begin + lid; i < end; i += KM_PARTIAL_BLOCK)
-                hist[km_slot(__ldg(membership + i), lid)] += pass > 0 ? __ldg(row + i) : 1.0f;
+            for (int p = 0; p < 4; ++p)
+                if (p < step) hist[km_slot(__ldg(membership + i + p), lid)] += pass > 0 ? __ldg(row + i + p) : 1.0f;
         }
         const float s = km_group_round(hist, runs, 0, k, lid);
         if (lid < k) {
