@@ -714,6 +714,7 @@ std::shared_ptr<const spmv::Problem> integer_problem(const std::string& name) {
     for (std::size_t k = 0; k < p->a.val.size(); ++k) p->a.val[k] = float(1 + (k % 3 == 0));
     p->x.resize(std::size_t(p->a.cols));
     for (std::size_t c = 0; c < p->x.size(); ++c) p->x[c] = float(1 + (c % 5 == 0));
+    p->reference = spmv::reference_rows(p->a, p->x);
     return p;
 }
 

@@ -44,7 +44,7 @@ std::vector<float> SpmvInstance::download_y() {
 
 Validation SpmvInstance::validate() {
     const std::vector<float> y = download_y();
-    const Comparison c = compare(p_->a, p_->x, y);
+    const Comparison c = compare(p_->a, p_->reference, y);
     Validation v;
     v.checked = std::size_t(c.rows);
     v.sampled = false;

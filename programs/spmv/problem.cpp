@@ -218,11 +218,13 @@ std::shared_ptr<const Problem> load_problem(const Dataset& d, std::uint64_t seed
                 throw Error(p.name + ": " + std::to_string(p.a.nnz()) +
                             " non-zeros exceed the kernels' 32-bit offsets (at most " + std::to_string(kMaxNnz) + ")");
             p.x = make_x(p.a.cols, seed);
+            p.reference = reference_rows(p.a, p.x);
             return p;
         },
         [](const Problem& p) {
             return p.a.row_ptr.size() * sizeof(p.a.row_ptr[0]) + p.a.col.size() * sizeof(p.a.col[0]) +
-                   p.a.val.size() * sizeof(p.a.val[0]) + p.x.size() * sizeof(float);
+                   p.a.val.size() * sizeof(p.a.val[0]) + p.x.size() * sizeof(float) +
+                   p.reference.size() * sizeof(RowReference);
         });
 }
 

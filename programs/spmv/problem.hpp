@@ -9,6 +9,7 @@
 
 #include "csr.hpp"
 #include "program.hpp"
+#include "reference.hpp"
 
 namespace tb::spmv {
 
@@ -16,6 +17,7 @@ struct Problem {
     std::string name;
     CsrMatrix a;
     std::vector<float> x;  // a.cols random floats in [-1, 1)
+    std::vector<RowReference> reference;  // every row of a x in double (reference.hpp)
 };
 
 // Every generated dataset: eight structures, each small (CI), medium and large (>= 20M

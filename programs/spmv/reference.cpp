@@ -4,6 +4,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "internal_error.hpp"
+
 namespace tb::spmv {
 
 double row_bound(std::int64_t len, double abs_sum) {
@@ -20,12 +22,25 @@ RowReference reference_row(const CsrMatrix& a, const std::vector<float>& x, std:
     return r;
 }
 
+std::vector<RowReference> reference_rows(const CsrMatrix& a, const std::vector<float>& x) {
+    std::vector<RowReference> ref(std::size_t(a.rows));
+    for (std::int32_t i = 0; i < a.rows; ++i) ref[std::size_t(i)] = reference_row(a, x, i);
+    return ref;
+}
+
 Comparison compare(const CsrMatrix& a, const std::vector<float>& x, const std::vector<float>& y) {
+    return compare(a, reference_rows(a, x), y);
+}
+
+Comparison compare(const CsrMatrix& a, const std::vector<RowReference>& refs, const std::vector<float>& y) {
+    if (refs.size() != std::size_t(a.rows) || y.size() != std::size_t(a.rows))
+        throw InternalError("spmv: " + std::to_string(refs.size()) + " references and " + std::to_string(y.size()) +
+                            " results for " + std::to_string(a.rows) + " rows");
     Comparison c;
     c.rows = a.rows;
     double worst_ratio = -1;
     for (std::int32_t i = 0; i < a.rows; ++i) {
-        const RowReference ref = reference_row(a, x, i);
+        const RowReference& ref = refs[std::size_t(i)];
         const double bound = row_bound(a.row_length(i), ref.abs_sum);
         c.nonzero_rows += ref.abs_sum > 0;
         const double err = std::fabs(double(y[std::size_t(i)]) - ref.value);

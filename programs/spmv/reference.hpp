@@ -46,7 +46,12 @@ struct Comparison {
 };
 
 // Compares every row of y (device result) against the double-precision product.
+// Every row's reference, in row order.
+std::vector<RowReference> reference_rows(const CsrMatrix& a, const std::vector<float>& x);
+
 Comparison compare(const CsrMatrix& a, const std::vector<float>& x, const std::vector<float>& y);
+// The same against references made once (reference_rows of a and x), as a suite shares them.
+Comparison compare(const CsrMatrix& a, const std::vector<RowReference>& ref, const std::vector<float>& y);
 
 // One line: what was compared, how many failed, the worst error and its bound.
 std::string describe(const Comparison& c);
