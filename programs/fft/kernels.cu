@@ -4,9 +4,10 @@
 // docs/programs/fft.md ("Dialect differences") says:
 //   - R and the strided/contiguous case are template parameters (kernels.cl: constant
 //     arguments of an inline function), so every loop unrolls in both;
-//   - read-only loads of the input and the twiddle tables go through __ldg (each address is
-//     the base pointer plus one int index, as kernels.cl's p[i]: ptr + a + b would widen a
-//     and b to 64 bits separately);
+//   - none in the loads: plain p[i] through const __restrict__ pointers, as kernels.cl, which
+//     NVRTC compiles to the same non-coherent ld.global.nc as __ldg but with the offsets
+//     folded into the address (__ldg(p + i) kept a 64-bit add per load; 7-15% slower on
+//     the 16M-point datasets, docs/programs/fft.md);
 //   - __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) caps registers so that that many groups
 //     share an SM (fft_r4096: FFT_CU_MIN_GROUPS_R4096); kernels.cl can only promise its group
 //     size (reqd_work_group_size);
@@ -135,7 +136,7 @@ FFT_DEV int local_swizzle(const int i)
 // W_L^e of a pass from its two-level table: W_L^(e mod B) * W_L^(B * (e / B)).
 FFT_DEV float2 pass_twiddle(const float2* __restrict__ twp, const int e, const int log2B)
 {
-    return cmul(__ldg(twp + (e & ((1 << log2B) - 1))), __ldg(twp + ((1 << log2B) + (e >> log2B))));
+    return cmul(*(twp + (e & ((1 << log2B) - 1))), *(twp + ((1 << log2B) + (e >> log2B))));
 }
 
 FFT_DEV float2 scaled(float2 a, const float re, const float im) { return cplx(a.x * re, a.y * im); }
@@ -152,7 +153,7 @@ FFT_DEV void stage(float2* v, const int lr, const int B, const int log2Ns, const
             const int jm = (q + u * TC) & ((1 << log2Ns) - 1);
 #pragma unroll
             for (int k = 1; k < r; ++k)
-                v[u * r + k] = cmul(v[u * r + k], __ldg(tw + ((k * jm) << (FFT_TW_LOG2 - log2Ns - lr))));
+                v[u * r + k] = cmul(v[u * r + k], *(tw + ((k * jm) << (FFT_TW_LOG2 - log2Ns - lr))));
         }
         dft(&v[u * r], lr);
     }
@@ -249,7 +250,7 @@ FFT_DEV void fft_pass(const float2* __restrict__ in, float2* __restrict__ out, c
 #pragma unroll
             for (int k = 0; k < r; ++k) {
                 const int n = q + u * TC + k * STRIDE;
-                float2 a = live ? __ldg(in + (in_base + (n << log2M))) : cplx(0.0f, 0.0f);
+                float2 a = live ? *(in + (in_base + (n << log2M))) : cplx(0.0f, 0.0f);
                 a.y *= in_im;
                 if (STRIDED && tw_log2B >= 0) a = cmul(a, pass_twiddle(twp, n * jm, tw_log2B));
                 v[u * r + k] = a;

@@ -2,7 +2,10 @@
 // algorithms as a CUDA programmer writes them for Hopper (docs/programs/spmv.md). The
 // decomposition, launch geometry, batches and tuning constants are kernels.cl's; what
 // differs is what CUDA offers and OpenCL C 1.2 lacks:
-//  - read-only loads through the non-coherent path (__ldg), so the gathered x stays in L1;
+//  - read-only loads: plain p[i] through const __restrict__ pointers in scalar and vector,
+//    as kernels.cl (NVRTC emits the same ld.global.nc, with offsets folded into the address;
+//    __ldg(p + i) kept a 64-bit add per load: up to 25% slower on long rows), and __ldg in
+//    the merge kernels, where it measured 5-10% faster (docs/programs/spmv.md);
 //  - warp shuffles for the vector kernel's row sums and the first level of the merge scan;
 //  - launch bounds, and the vector kernel's group size as a template parameter.
 // The tuning constants come from the host (programs/spmv/tuning.hpp).
@@ -53,15 +56,15 @@ spmv_scalar(int rows, const int* __restrict__ row_ptr, const int* __restrict__ c
     unsigned row = blockIdx.x * blockDim.x + threadIdx.x;
     int begin = 0, end = 0;
     if (row < n) {
-        begin = __ldg(row_ptr + row);
-        end = __ldg(row_ptr + row + 1);
+        begin = row_ptr[row];
+        end = row_ptr[row + 1];
     }
     for (; row < n; row += stride) {
         const unsigned next = row + stride;
         int next_begin = 0, next_end = 0;
         if (next < n) {
-            next_begin = __ldg(row_ptr + next);
-            next_end = __ldg(row_ptr + next + 1);
+            next_begin = row_ptr[next];
+            next_end = row_ptr[next + 1];
         }
         float sum = 0.0f;
         for (int k = begin; k < end; k += SPMV_SCALAR_BATCH) {
@@ -69,12 +72,12 @@ spmv_scalar(int rows, const int* __restrict__ row_ptr, const int* __restrict__ c
             float v[SPMV_SCALAR_BATCH];
             #pragma unroll
             for (int j = 0; j < SPMV_SCALAR_BATCH; ++j) {
-                c[j] = k + j < end ? __ldg(col + k + j) : 0;
-                v[j] = k + j < end ? __ldg(val + k + j) : 0.0f;
+                c[j] = k + j < end ? col[k + j] : 0;
+                v[j] = k + j < end ? val[k + j] : 0.0f;
             }
             #pragma unroll
             for (int j = 0; j < SPMV_SCALAR_BATCH; ++j)
-                if (k + j < end) sum += v[j] * __ldg(x + c[j]);
+                if (k + j < end) sum += v[j] * x[c[j]];
         }
         y[row] = sum;
         begin = next_begin;
@@ -100,15 +103,15 @@ __device__ __forceinline__ void vector_rows(int rows, const int* __restrict__ ro
     unsigned row = warp * kRowsPerWarp + (threadIdx.x & 31) / G;
     int k = 0, end = 0;
     if (row < n) {
-        k = __ldg(row_ptr + row) + lane;
-        end = __ldg(row_ptr + row + 1);
+        k = row_ptr[row] + lane;
+        end = row_ptr[row + 1];
     }
     for (unsigned base = warp * kRowsPerWarp; base < n; base += step, row += step) {
         const unsigned next = row + step;
         int next_k = 0, next_end = 0;
         if (next < n) {
-            next_k = __ldg(row_ptr + next) + lane;
-            next_end = __ldg(row_ptr + next + 1);
+            next_k = row_ptr[next] + lane;
+            next_end = row_ptr[next + 1];
         }
         float sum = 0.0f;
         for (; k < end; k += G * SPMV_VECTOR_BATCH) {
@@ -117,12 +120,12 @@ __device__ __forceinline__ void vector_rows(int rows, const int* __restrict__ ro
             #pragma unroll
             for (int j = 0; j < SPMV_VECTOR_BATCH; ++j) {
                 const int e = k + j * G;
-                c[j] = e < end ? __ldg(col + e) : 0;
-                v[j] = e < end ? __ldg(val + e) : 0.0f;
+                c[j] = e < end ? col[e] : 0;
+                v[j] = e < end ? val[e] : 0.0f;
             }
             #pragma unroll
             for (int j = 0; j < SPMV_VECTOR_BATCH; ++j)
-                if (k + j * G < end) sum += v[j] * __ldg(x + c[j]);
+                if (k + j * G < end) sum += v[j] * x[c[j]];
         }
         #pragma unroll
         for (int off = G / 2; off > 0; off /= 2) sum += __shfl_down_sync(kFullMask, sum, off, G);
