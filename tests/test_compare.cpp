@@ -9,11 +9,11 @@
 
 #include <gtest/gtest.h>
 
-#include "compare.hpp"
-#include "compare_format.hpp"
-#include "futhark_export.hpp"
-#include "mann_whitney.hpp"
-#include "report.hpp"
+#include "compare/compare.hpp"
+#include "report/compare_format.hpp"
+#include "report/futhark_export.hpp"
+#include "stats/mann_whitney.hpp"
+#include "report/report.hpp"
 
 using namespace tb;
 

@@ -10,13 +10,13 @@
 
 #include <gtest/gtest.h>
 
-#include "change_points.hpp"
-#include "compare.hpp"
-#include "compare_format.hpp"
-#include "gab_json.hpp"
-#include "history.hpp"
-#include "junit.hpp"
-#include "noise_model.hpp"
+#include "stats/change_points.hpp"
+#include "compare/compare.hpp"
+#include "report/compare_format.hpp"
+#include "report/gab_json.hpp"
+#include "compare/history.hpp"
+#include "report/junit.hpp"
+#include "compare/noise_model.hpp"
 
 using namespace tb;
 
