@@ -15,6 +15,7 @@
 #include "report/compare_format.hpp"
 #include "report/gab_json.hpp"
 #include "compare/history.hpp"
+#include "report/history_format.hpp"
 #include "report/junit.hpp"
 #include "compare/noise_model.hpp"
 

@@ -14,6 +14,7 @@
 #include "support/atomic_file.hpp"
 #include "cli/commands.hpp"
 #include "compare/history.hpp"
+#include "report/history_format.hpp"
 #include "support/subprocess.hpp"
 
 #ifndef TRIBENCH_SOURCE_DIR

@@ -7,7 +7,6 @@
 
 #include "backend.hpp"
 #include "stats/mann_whitney.hpp"
-#include "plan/selection.hpp"
 
 namespace tb {
 

@@ -57,20 +57,6 @@ HistoryRun make_history_run(const std::string& path, Results r) {
     return run;
 }
 
-MedianCi median_ci95(std::vector<double> x) {
-    MedianCi c;
-    if (x.empty()) return c;
-    std::sort(x.begin(), x.end());
-    const std::size_t n = x.size();
-    c.median = n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
-    // 1-based ranks of the order statistics bounding the interval, clamped to the sample.
-    const double half = 1.959963984540054 * std::sqrt(double(n)) / 2;
-    const double lo_rank = std::floor(double(n) / 2 - half), hi_rank = std::ceil(double(n) / 2 + 1 + half);
-    c.low = x[std::size_t(std::clamp(lo_rank, 1.0, double(n))) - 1];
-    c.high = x[std::size_t(std::clamp(hi_rank, 1.0, double(n))) - 1];
-    return c;
-}
-
 const Step* Series::newest_step() const {
     for (auto it = steps.rbegin(); it != steps.rend(); ++it)
         if (it->beyond_noise) return &*it;

@@ -1,7 +1,8 @@
 // A history of results files (one per run, several runs per commit allowed): the runs in
 // time order, one series per benchmark, device and math mode, and the steps found in each
 // series (change_points.hpp) with their size against the benchmark's noise threshold.
-// Pure: cmd_history.cpp reads the files, asks git for commit times and writes the outputs.
+// Pure: cmd_history.cpp reads the files, asks git for commit times and writes the outputs
+// (report/history_format.hpp).
 // docs/history.md describes the method and the outputs.
 #pragma once
 
@@ -92,23 +93,5 @@ History build_history(std::vector<HistoryRun> runs, const HistoryOptions& o);
 // Run-to-run log ratios of consecutive ok runs with no significant change point between
 // them, per (device, benchmark): the input of learn_noise_model.
 NoisePairs noise_pairs(const History& h);
-
-// The median of samples and its distribution-free 95% confidence interval: order statistics
-// at ranks n/2 -+ 1.96 sqrt(n)/2 (the binomial(n, 1/2) normal approximation).
-struct MedianCi {
-    double median = 0, low = 0, high = 0;
-};
-MedianCi median_ci95(std::vector<double> samples);
-
-// Input of scripts/history.py (schema "tribench-history-data", docs/history.md).
-nlohmann::ordered_json history_plot_data(const History& h);
-
-struct HistoryPlot {
-    std::string file, device, math, program, title;
-};
-// HISTORY.md: the verdict, the steps newest first, broken benchmarks, plots, the runs.
-std::string history_markdown(const History& h, const std::vector<HistoryPlot>& plots);
-// One line per step beyond noise and per failing series, for the terminal.
-std::string history_summary(const History& h);
 
 }  // namespace tb

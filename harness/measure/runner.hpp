@@ -8,7 +8,7 @@
 
 #include "results/results.hpp"
 #include "plan/selection.hpp"
-#include "measure/stopping.hpp"
+#include "stats/stopping.hpp"
 
 namespace tb {
 

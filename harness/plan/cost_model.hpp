@@ -10,7 +10,7 @@
 #include "results/results.hpp"
 #include "plan/selection.hpp"
 #include "plan/shard.hpp"
-#include "measure/stopping.hpp"
+#include "stats/stopping.hpp"
 
 namespace tb {
 

@@ -5,6 +5,8 @@
 #include <map>
 #include <set>
 
+#include "results/results.hpp"  // kVendorId
+
 namespace tb {
 
 std::vector<std::string> split_list(const std::vector<std::string>& values) {

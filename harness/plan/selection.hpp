@@ -26,8 +26,6 @@ struct BackendSlot {
 // unavailable backend, only for an unknown id.
 std::vector<BackendSlot> probe_backends(const std::vector<std::string>& ids);
 
-// The pseudo-backend id of vendor-library rows; accepted by --backend.
-inline constexpr const char* kVendorId = "vendor";
 // Probes what `--backend` asks for: "vendor" needs the cuda-native backend's devices, which
 // are then probed without running their kernels unless cuda-native was asked for too.
 std::vector<BackendSlot> probe_requested(const std::vector<std::string>& requested, bool* vendor);

@@ -4,7 +4,6 @@
 #include <cstdio>
 
 #include "compare/compare.hpp"
-#include "compare/history.hpp"
 
 namespace tb {
 namespace {

@@ -1,4 +1,6 @@
 // HISTORY.md, the terminal summary and the plot script's input for `tribench history`.
+#include "report/history_format.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -6,7 +8,6 @@
 #include <sstream>
 
 #include "report/compare_format.hpp"
-#include "compare/history.hpp"
 
 namespace tb {
 

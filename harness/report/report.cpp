@@ -7,7 +7,6 @@
 
 #include "backend.hpp"
 #include "compare/compare.hpp"
-#include "plan/selection.hpp"
 
 namespace tb {
 

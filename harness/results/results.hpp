@@ -17,6 +17,8 @@ namespace tb {
 
 inline constexpr int kResultsVersion = 1;
 inline constexpr const char* kResultsSchema = "tribench-results";
+// The pseudo-backend id of vendor-library rows (cuFFT, cuSPARSE); accepted by `run --backend`.
+inline constexpr const char* kVendorId = "vendor";
 
 enum class Status { Ok, ValidationFailed, Error, Skipped };
 const char* to_string(Status s);

@@ -16,6 +16,13 @@ struct Summary {
 
 Summary summarize(std::vector<double> samples);
 
+// The median of samples and its distribution-free 95% confidence interval: order statistics
+// at ranks n/2 -+ 1.96 sqrt(n)/2 (the binomial(n, 1/2) normal approximation).
+struct MedianCi {
+    double median = 0, low = 0, high = 0;
+};
+MedianCi median_ci95(std::vector<double> samples);
+
 // Two-sided 97.5% quantile of Student's t distribution with `dof` degrees of freedom.
 double student_t975(std::size_t dof);
 

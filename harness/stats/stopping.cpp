@@ -1,4 +1,4 @@
-#include "measure/stopping.hpp"
+#include "stats/stopping.hpp"
 
 #include <cmath>
 #include <numeric>
