@@ -10,8 +10,10 @@
 #include <gtest/gtest.h>
 
 #include "compare/compare.hpp"
-#include "report/compare_format.hpp"
-#include "report/futhark_export.hpp"
+#include "report/formats/console.hpp"
+#include "report/formats/futhark.hpp"
+#include "report/formats/json.hpp"
+#include "report/formats/markdown.hpp"
 #include "stats/mann_whitney.hpp"
 #include "report/report.hpp"
 

@@ -12,7 +12,7 @@
 #include "results/results.hpp"
 #include "plan/selection.hpp"
 #include "stats/stats.hpp"
-#include "report/table.hpp"
+#include "report/formats/console.hpp"
 #include "program_registry.hpp"
 
 using namespace tb;

@@ -12,11 +12,13 @@
 
 #include "stats/change_points.hpp"
 #include "compare/compare.hpp"
-#include "report/compare_format.hpp"
-#include "report/gab_json.hpp"
+#include "report/formats/console.hpp"
+#include "report/formats/github_benchmark.hpp"
+#include "report/formats/json.hpp"
+#include "report/formats/markdown.hpp"
 #include "compare/history.hpp"
 #include "report/history_format.hpp"
-#include "report/junit.hpp"
+#include "report/formats/junit.hpp"
 #include "compare/noise_model.hpp"
 
 using namespace tb;

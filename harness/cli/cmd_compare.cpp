@@ -9,9 +9,8 @@
 #include "cli/commands.hpp"
 #include "results/metric.hpp"
 #include "compare/compare.hpp"
-#include "report/compare_format.hpp"
+#include "report/reporter.hpp"
 #include "compare/history.hpp"
-#include "report/junit.hpp"
 #include "compare/noise_model.hpp"
 
 namespace tb {
@@ -47,6 +46,9 @@ bool use_color(const CompareCmdOptions& o) {
     return isatty(STDOUT_FILENO) && !(no_color && *no_color);
 }
 
+// The reporter (report/reporter.hpp) of the output the flags ask for.
+std::string output_format(const CompareCmdOptions& o) { return o.json ? "json" : o.markdown ? "markdown" : "console"; }
+
 void emit(const CompareCmdOptions& o, const std::string& text) {
     if (o.out.empty()) std::cout << text << std::flush;
     else write_file_atomically(o.out, text);
@@ -60,10 +62,9 @@ int cmd_compare(const CompareCmdOptions& o) {
     if (o.backends) {
         const Results r = load_results_as(o.files[0], o.metric);
         const BackendMatrix m = backend_matrix(r, o.baseline, o.alpha);
-        const std::string run = describe_run(r, o.files[0]);
-        if (o.json) emit(o, matrix_json(m, run).dump(2) + "\n");
-        else if (o.markdown) emit(o, matrix_markdown(m, run));
-        else emit(o, matrix_terminal(m, run, color));
+        ReportInput in = matrix_report(m, describe_run(r, o.files[0]));
+        in.color = color;
+        emit(o, render_report(output_format(o), in));
         return 0;
     }
     NoiseModel noise;
@@ -87,12 +88,15 @@ int cmd_compare(const CompareCmdOptions& o) {
                                             new_r.environment["created_utc"].is_string()
                                         ? new_r.environment["created_utc"].get<std::string>()
                                         : "";
+        ReportInput junit = comparison_report(c, labels);
         // JUnit's timestamp has no zone designator (xs:dateTime without "Z" in its schema).
-        write_file_atomically(o.junit, comparison_junit(c, labels, parse_utc(created) >= 0 ? created.substr(0, 19) : ""));
+        junit.timestamp = parse_utc(created) >= 0 ? created.substr(0, 19) : "";
+        write_file_atomically(o.junit, render_report("junit", junit));
     }
-    if (o.json) emit(o, comparison_json(c, labels).dump(2) + "\n");
-    else if (o.markdown) emit(o, comparison_markdown(c, labels, o.markdown_limit));
-    else emit(o, comparison_terminal(c, labels, color));
+    ReportInput in = comparison_report(c, labels);
+    in.color = color;
+    in.markdown_limit = o.markdown_limit;
+    emit(o, render_report(output_format(o), in));
     return c.exit_code();
 }
 

@@ -1,10 +1,11 @@
 // `tribench export --futhark|--github-benchmark RESULTS.json OUT.json`.
 #include <iostream>
 
+#include <nlohmann/json.hpp>
+
 #include "support/atomic_file.hpp"
 #include "cli/commands.hpp"
-#include "report/futhark_export.hpp"
-#include "report/gab_json.hpp"
+#include "report/reporter.hpp"
 
 namespace tb {
 
@@ -14,19 +15,18 @@ int cmd_export(const ExportCmdOptions& o) {
                     "(github-action-benchmark's customSmallerIsBetter)");
     if (o.futhark && o.github_benchmark) throw Error("--futhark and --github-benchmark exclude each other");
     const Results r = load_results(o.input);
-    if (o.github_benchmark) {
-        if (!o.backend.empty()) throw Error("--backend applies to --futhark only");
-        const nlohmann::ordered_json j = github_benchmark_json(r);
-        write_file_atomically(o.output, j.dump(1) + "\n");
-        std::cout << "wrote " << o.output << ": " << j.size() << " benchmark" << (j.size() == 1 ? "" : "s")
+    if (o.github_benchmark && !o.backend.empty()) throw Error("--backend applies to --futhark only");
+    ReportInput in = run_report(r);
+    in.backend = o.backend;
+    const std::string text = render_report(o.futhark ? "futhark" : "github-benchmark", in);
+    write_file_atomically(o.output, text);
+    // Both formats are one JSON value whose entries are what was exported.
+    const std::size_t n = nlohmann::json::parse(text).size();
+    if (o.github_benchmark)
+        std::cout << "wrote " << o.output << ": " << n << " benchmark" << (n == 1 ? "" : "s")
                   << " for github-action-benchmark (tool: customSmallerIsBetter)\n";
-        return 0;
-    }
-    FutharkExportOptions fo;
-    fo.backend = o.backend;
-    const nlohmann::json j = futhark_bench_json(r, fo);
-    write_file_atomically(o.output, j.dump(1) + "\n");
-    std::cout << "wrote " << o.output << ": " << j.size() << " Futhark program" << (j.size() == 1 ? "" : "s") << "\n";
+    else
+        std::cout << "wrote " << o.output << ": " << n << " Futhark program" << (n == 1 ? "" : "s") << "\n";
     return 0;
 }
 

@@ -16,7 +16,7 @@
 #include "cli/run_checks.hpp"
 #include "measure/runner.hpp"
 #include "plan/shard_run.hpp"
-#include "report/table.hpp"
+#include "report/reporter.hpp"
 #ifdef TRIBENCH_HAVE_CUDA
 #include "cuda/kernel_cache.hpp"
 #endif
@@ -216,7 +216,9 @@ int cmd_run(const RunOptions& o) {
                                 {"profile", o.profile}};
     // With --out - the results file is standard output: the table goes to stderr.
     const bool json_on_stdout = !o.out.empty() && is_standard_output(o.out);
-    (json_on_stdout ? std::cerr : std::cout) << format_results_table(r, isatty(json_on_stdout ? STDERR_FILENO : STDOUT_FILENO));
+    ReportInput table = run_report(r);
+    table.color = isatty(json_on_stdout ? STDERR_FILENO : STDOUT_FILENO);
+    (json_on_stdout ? std::cerr : std::cout) << render_report("console", table);
     if (!o.out.empty()) {
         save_results(o.out, r);
         if (!json_on_stdout) std::cout << "results written to " << o.out << "\n";

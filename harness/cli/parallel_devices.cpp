@@ -20,7 +20,7 @@
 #include "cli/commands.hpp"
 #include "results/merge.hpp"
 #include "plan/selection.hpp"
-#include "report/table.hpp"
+#include "report/reporter.hpp"
 
 extern char** environ;
 
@@ -326,7 +326,9 @@ int run_parallel_devices(const RunOptions& o) {
     }
     Results& r = m.merged;
     if (r.environment.is_object()) r.environment["command_line"] = o.argv;
-    std::cout << format_results_table(r, isatty(STDOUT_FILENO));
+    ReportInput table = run_report(r);
+    table.color = isatty(STDOUT_FILENO);
+    std::cout << render_report("console", table);
     if (!o.out.empty()) {
         save_results(o.out, r);
         std::cout << "results written to " << o.out << " (shards in " << dir << ")\n";

@@ -1,6 +1,7 @@
 // Comparing results (no I/O): two runs benchmark by benchmark, with a significance test so
 // that noise is not reported as change, and one run's backends against a baseline backend.
-// Formatting lives in compare_format.hpp; the statistics in mann_whitney.hpp.
+// Presenting comparisons is report/'s job (report/reporter.hpp); the statistics are in
+// stats/mann_whitney.hpp.
 #pragma once
 
 #include <functional>

@@ -7,7 +7,7 @@
 #include <set>
 #include <sstream>
 
-#include "report/compare_format.hpp"
+#include "report/text_format.hpp"
 
 namespace tb {
 

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "compare/compare.hpp"
-#include "report/compare_format.hpp"
+#include "report/text_format.hpp"
 #include "results/environment.hpp"
 #include "report/report.hpp"
 

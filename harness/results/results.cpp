@@ -378,6 +378,8 @@ Results load_results(const std::string& path) {
     }
 }
 
-void save_results(const std::string& path, const Results& r) { write_file_atomically(path, to_json(r).dump(1) + "\n"); }
+std::string results_file_text(const Results& r) { return to_json(r).dump(1) + "\n"; }
+
+void save_results(const std::string& path, const Results& r) { write_file_atomically(path, results_file_text(r)); }
 
 }  // namespace tb

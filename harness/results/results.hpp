@@ -106,6 +106,9 @@ nlohmann::json to_json(const Results& r);
 // is not supported (this tribench reads 1)", "benchmarks[3]: missing field 'name'").
 Results results_from_json(const nlohmann::json& j);
 Results load_results(const std::string& path);
+// The text of a results file: to_json(r) indented by one space, with a final newline.
+std::string results_file_text(const Results& r);
+// Writes results_file_text(r) to path atomically (support/atomic_file.hpp).
 void save_results(const std::string& path, const Results& r);
 
 }  // namespace tb

@@ -1,7 +1,10 @@
-#include "report/junit.hpp"
+#include "report/formats/junit.hpp"
 
 #include <cstdio>
+#include <ostream>
 #include <sstream>
+
+#include "report/reporter.hpp"
 
 namespace tb {
 namespace {
@@ -101,5 +104,19 @@ std::string comparison_junit(const Comparison& c, const RunLabels& l, const std:
     out << "  </testsuite>\n</testsuites>\n";
     return out.str();
 }
+
+namespace {
+
+class JunitReporter : public Reporter {
+public:
+    bool supports(ReportSubject s) const override { return s == ReportSubject::Comparison; }
+    void write(const ReportInput& in, std::ostream& out) const override {
+        out << comparison_junit(*in.comparison, in.labels, in.timestamp);
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> make_junit_reporter() { return std::make_unique<JunitReporter>(); }
 
 }  // namespace tb

@@ -1,5 +1,5 @@
-// Our results in the layout `futhark bench --json` writes, so Futhark's tools (e.g.
-// tools/cmp-bench-json.py) read them:
+// The Futhark format (reporter "futhark"): our results in the layout `futhark bench --json`
+// writes, so Futhark's tools (e.g. tools/cmp-bench-json.py) read them:
 //   {"<program path>": {"datasets": {"<dataset>": {"runtimes": [us...], "bytes": {}, "stderr": ""}}}}
 // A failed dataset is a string, as Futhark writes it. Mapping documented in docs/compare.md.
 #pragma once

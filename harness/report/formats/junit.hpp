@@ -1,13 +1,14 @@
-// A comparison as JUnit XML, the test-report format CI dashboards read (GitLab's
-// artifacts:reports:junit, Jenkins' junit step, GitHub actions that publish test results):
-// one <testcase> per benchmark, regressions and broken benchmarks as <failure>, benchmarks
-// not compared as <skipped>. Layout and a worked example: docs/compare.md.
+// The JUnit format (reporter "junit"): a comparison as JUnit XML, the test-report format CI
+// dashboards read (GitLab's artifacts:reports:junit, Jenkins' junit step, GitHub actions that
+// publish test results): one <testcase> per benchmark, regressions and broken benchmarks as
+// <failure>, benchmarks not compared as <skipped>. Layout and a worked example:
+// docs/compare.md.
 #pragma once
 
 #include <string>
 
 #include "compare/compare.hpp"
-#include "report/compare_format.hpp"
+#include "report/text_format.hpp"
 
 namespace tb {
 

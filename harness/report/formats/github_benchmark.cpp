@@ -1,9 +1,11 @@
-#include "report/gab_json.hpp"
+#include "report/formats/github_benchmark.hpp"
 
 #include <algorithm>
 #include <cstdio>
+#include <ostream>
 
 #include "compare/compare.hpp"
+#include "report/reporter.hpp"
 
 namespace tb {
 namespace {
@@ -43,5 +45,19 @@ nlohmann::ordered_json github_benchmark_json(const Results& r) {
     if (out.empty()) throw Error("no validated benchmark to export (github-action-benchmark refuses an empty list)");
     return out;
 }
+
+namespace {
+
+class GithubBenchmarkReporter : public Reporter {
+public:
+    bool supports(ReportSubject s) const override { return s == ReportSubject::Run; }
+    void write(const ReportInput& in, std::ostream& out) const override {
+        out << github_benchmark_json(*in.run).dump(1) << "\n";
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> make_github_benchmark_reporter() { return std::make_unique<GithubBenchmarkReporter>(); }
 
 }  // namespace tb

@@ -1,7 +1,7 @@
-// One run as github-action-benchmark's "customSmallerIsBetter" input: a JSON array of
-// {"name", "unit", "value", "range", "extra"} (the BenchmarkResult shape of the action's
-// src/extract.ts), so the action keeps the history, draws its charts and comments on
-// alerts. Worked example: docs/compare.md.
+// Reporter "github-benchmark": one run as github-action-benchmark's "customSmallerIsBetter"
+// input: a JSON array of {"name", "unit", "value", "range", "extra"} (the BenchmarkResult
+// shape of the action's src/extract.ts), so the action keeps the history, draws its charts and
+// comments on alerts. Worked example: docs/compare.md.
 #pragma once
 
 #include <nlohmann/json.hpp>

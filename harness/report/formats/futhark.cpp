@@ -1,7 +1,10 @@
-#include "report/futhark_export.hpp"
+#include "report/formats/futhark.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <ostream>
+
+#include "report/reporter.hpp"
 
 namespace tb {
 
@@ -67,5 +70,21 @@ json futhark_bench_json(const Results& r, const FutharkExportOptions& o) {
     }
     return out;
 }
+
+namespace {
+
+class FutharkReporter : public Reporter {
+public:
+    bool supports(ReportSubject s) const override { return s == ReportSubject::Run; }
+    void write(const ReportInput& in, std::ostream& out) const override {
+        FutharkExportOptions o;
+        o.backend = in.backend;
+        out << futhark_bench_json(*in.run, o).dump(1) << "\n";
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> make_futhark_reporter() { return std::make_unique<FutharkReporter>(); }
 
 }  // namespace tb
