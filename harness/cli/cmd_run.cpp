@@ -14,6 +14,7 @@
 #include "support/process_usage.hpp"
 #include "cli/profiles.hpp"
 #include "cli/run_checks.hpp"
+#include "measure/interrupt.hpp"
 #include "measure/runner.hpp"
 #include "plan/shard_run.hpp"
 #include "report/reporter.hpp"

@@ -1,35 +1,26 @@
 #include "measure/runner.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <cmath>
+#include <chrono>
 #include <cstdint>
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <iterator>
-#include <chrono>
 #include <map>
 #include <tuple>
 
 #include <benchmark/benchmark.h>
 
 #include "measure/calibration.hpp"
-#include "results/npy.hpp"
+#include "measure/compile_timing.hpp"
+#include "measure/interrupt.hpp"
+#include "measure/sampling.hpp"
 #include "ptx/ptx_hash.hpp"
-#ifdef TRIBENCH_HAVE_CUDA
-#include "cuda/kernel_cache.hpp"
-#endif
+#include "results/npy.hpp"
 
 namespace tb {
 namespace {
-
-std::atomic<bool> g_interrupted{false};
-
-extern "C" void on_sigint(int) {
-    if (g_interrupted.exchange(true)) std::_Exit(130);  // a second Ctrl-C ends at once
-}
 
 std::string mib(std::uint64_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB"; }
 
@@ -39,12 +30,6 @@ class SilentReporter : public benchmark::BenchmarkReporter {
 public:
     bool ReportContext(const Context&) override { return true; }
     void ReportRuns(const std::vector<Run>&) override {}
-};
-
-struct CompiledModule {
-    std::unique_ptr<Module> module;
-    std::string error;
-    double cold_ms = 0, cached_ms = 0;
 };
 
 class Session {
@@ -137,10 +122,7 @@ private:
                 const bool on_dev = std::get<0>(it->first) == key.first && std::get<1>(it->first) == key.second;
                 it = on_dev ? modules_.erase(it) : std::next(it);
             }
-            if (flush_device_ == dev.get()) {
-                flush_ = Buffer();
-                flush_device_ = nullptr;
-            }
+            flush_.release(dev.get());
             if (current_device_ == dev.get()) {
                 current_.reset();
                 current_device_ = nullptr;
@@ -159,7 +141,7 @@ private:
         co.defines.insert(co.defines.end(), defs.begin(), defs.end());
         try {
             const Source src = program_source(*c.program, dev.dialect());
-            m.module = compile_timed(dev, src, co, m);
+            m.module = compile_timed(dev, src, co, opt_.compile_twice, m);
         } catch (const Error& e) {
             const std::string msg = e.what();
             const auto nl = msg.find('\n');
@@ -168,38 +150,6 @@ private:
             if (nl != std::string::npos) std::cerr << msg.substr(nl + 1) << "\n";
         }
         return m;
-    }
-
-    // The module to run, plus a cold compile time (tribench's kernel cache bypassed) and a
-    // cached one (served by the cache, or by the OpenCL driver's own cache on a second build).
-    std::unique_ptr<Module> compile_timed(Device& dev, const Source& src, const CompileOptions& co, CompiledModule& m) {
-        if (!opt_.compile_twice) {
-            auto mod = dev.compile(src, co);
-            (mod->from_cache ? m.cached_ms : m.cold_ms) = mod->compile_ms;
-            return mod;
-        }
-#ifdef TRIBENCH_HAVE_CUDA
-        const bool cache_on = cuda::kernel_cache_enabled();
-        cuda::set_kernel_cache_enabled(false);
-        std::unique_ptr<Module> cold;
-        try {
-            cold = dev.compile(src, co);
-        } catch (...) {
-            cuda::set_kernel_cache_enabled(cache_on);
-            throw;
-        }
-        cuda::set_kernel_cache_enabled(cache_on);
-#else
-        auto cold = dev.compile(src, co);
-#endif
-        m.cold_ms = cold->compile_ms;
-        const bool ours = dev.info().backend != "opencl";  // the CUDA backends use tribench's cache
-        auto warm = dev.compile(src, co);
-        // CUDA backends: a miss stores the entry, so the next compile is the cached one.
-        if (ours && !warm->from_cache) warm = dev.compile(src, co);
-        // opencl: the second build is what the platform's own cache gives.
-        m.cached_ms = !ours || warm->from_cache ? warm->compile_ms : 0;
-        return warm;
     }
 
     void fail(State& s, Status st, const std::string& why) {
@@ -332,84 +282,12 @@ private:
         else
             measure_until_stable(i, st);
         if (s.ready) s.result.timing_clock = current_device_->timing_clock();
-        if (s.ready && opt_.batch && !interrupted()) measure_batch(s);
+        if (s.ready && opt_.batch && !interrupted()) measure_batch(*current_device_, *current_, s.result);
         if (s.ready) s.result.status = Status::Ok;
     }
 
     static double seconds_since(std::chrono::steady_clock::time_point t0) {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    }
-
-    // Samples gated; a region that cannot be held (GateTimeout) voids the sample and the
-    // benchmark is timed plainly from then on, saying why.
-    double timed_run() {
-        try {
-            return current_device_->time_ms([this] { current_->run(); });
-        } catch (const GateTimeout& e) {
-            current_device_->set_timing_mode(TimingMode::Plain);
-            BenchmarkResult& r = states_[current_index_].result;
-            r.timing = "plain";
-            r.timing_note = std::string(e.what()) + "; timed plainly instead";
-            return current_device_->time_ms([this] { current_->run(); });
-        }
-    }
-
-    // The SM clock after a sample (NVML); flags the benchmark when it ran throttled. An NVML
-    // query costs tens of microseconds: at most one per kClockPeriodMs unless `force`d (the
-    // first and last sample of a benchmark).
-    void observe_clock(State& s, bool force = false) {
-        const auto now = std::chrono::steady_clock::now();
-        if (!force && now - last_clock_read_ < std::chrono::milliseconds(kClockPeriodMs)) return;
-        last_clock_read_ = now;
-        const auto c = current_device_->clock_sample();
-        if (!c || c->max_sm_mhz <= 0) return;
-        ClockRecord& k = s.result.clock;
-        k.sm_mhz_min = k.known() ? std::min(k.sm_mhz_min, c->sm_mhz) : c->sm_mhz;
-        k.sm_mhz_max = k.known() ? std::max(k.sm_mhz_max, c->sm_mhz) : c->sm_mhz;
-        k.max_sm_mhz = c->max_sm_mhz;
-        for (const auto& reason : clock_reason_names(c->reasons))
-            if (std::find(k.reasons.begin(), k.reasons.end(), reason) == k.reasons.end()) k.reasons.push_back(reason);
-        // nvbench's rule: a sample is suspect below 75% of the maximum clock; slowdowns are named.
-        const bool slowdown = (c->reasons & clock_reason::slowdowns) != 0;
-        if (c->sm_mhz < c->max_sm_mhz * 3 / 4 || slowdown) s.result.throttled = true;
-    }
-
-    // Batch timing (nvbench's "batch"): runs back to back between one pair of events, no
-    // gate, so launch overhead overlaps execution; one run's share is reported beside the
-    // gated median. Aimed at kBatchTargetMs per batch. A run of kLongRunMs or more is its own
-    // batch, and launch overhead is lost in it: its samples stand for its batches.
-    void measure_batch(State& s) {
-        const Summary sum = summarize(s.result.samples_ms);
-        if (!(sum.median > 0)) return;
-        if (sum.median >= kLongRunMs) {
-            s.result.batch_samples_ms = s.result.samples_ms;
-            s.result.batch_ms = sum.median;
-            s.result.batch_runs = 1;
-            return;
-        }
-        const auto runs = static_cast<std::int64_t>(
-            std::clamp(std::ceil(kBatchTargetMs / sum.median), 1.0, double(kMaxBatchRuns)));
-        const int batches = 3;
-        const TimingMode mode = current_device_->timing_mode();
-        current_device_->set_timing_mode(TimingMode::Plain);
-        std::vector<double> per_run;
-        try {
-            for (int b = 0; b < batches && !interrupted(); ++b) {
-                const double ms = current_device_->time_ms([&] {
-                    for (std::int64_t k = 0; k < runs; ++k) current_->run();
-                });
-                per_run.push_back(ms / double(runs));
-            }
-        } catch (...) {
-            current_device_->set_timing_mode(mode);
-            throw;
-        }
-        current_device_->set_timing_mode(mode);
-        if (per_run.empty()) return;
-        s.result.batch_samples_ms = per_run;
-        std::sort(per_run.begin(), per_run.end());
-        s.result.batch_ms = per_run[per_run.size() / 2];
-        s.result.batch_runs = runs;
     }
 
     // The stopping rule for benchmark i (set up already): the user's, tightened under --budget
@@ -429,15 +307,8 @@ private:
 
     // One timed run; the L2 flush, when asked for, happens outside the timed region.
     double sample() {
-        if (opt_.l2_flush) {
-            if (!flush_ || flush_device_ != current_device_) {
-                flush_ = Buffer();
-                flush_ = current_device_->alloc(std::size_t(256) << 20);  // > any current L2
-                flush_device_ = current_device_;
-            }
-            current_device_->fill_u32(flush_, ++flush_pattern_);
-        }
-        return timed_run();
+        if (opt_.l2_flush) flush_.before_sample(*current_device_);
+        return timed_run(*current_device_, *current_, states_[current_index_].result);
     }
 
     bool stop_for_interrupt(State& s, benchmark::State& st) {
@@ -458,10 +329,10 @@ private:
             const auto t0 = std::chrono::steady_clock::now();
             for (;;) {
                 run.push_back(sample());
-                observe_clock(s, run.size() == 1);
+                clock_.observe(*current_device_, s.result, run.size() == 1);
                 if (stop_for_interrupt(s, st)) break;
                 if (rule.done(run, seconds_since(t0))) {
-                    observe_clock(s, true);
+                    clock_.observe(*current_device_, s.result, true);
                     break;
                 }
             }
@@ -485,7 +356,7 @@ private:
         last_iterations_[i] = std::max<std::int64_t>(last_iterations_[i], st.max_iterations);
         for (auto _ : st) {
             const double ms = sample();
-            observe_clock(s);
+            clock_.observe(*current_device_, s.result);
             st.SetIterationTime(ms * 1e-3);
             s.result.samples_ms.push_back(ms);
             if (stop_for_interrupt(s, st)) break;
@@ -523,23 +394,17 @@ private:
     std::map<std::string, Calibration> calibrations_;
     std::unique_ptr<Instance> current_;
     Device* current_device_ = nullptr;
-    Buffer flush_;
-    Device* flush_device_ = nullptr;
-    std::uint32_t flush_pattern_ = 0;
+    L2Flush flush_;
+    ClockWatch clock_;
     std::size_t current_index_ = SIZE_MAX;
     bool stop_ = false;
     std::chrono::steady_clock::time_point started_;
 
-    std::chrono::steady_clock::time_point last_clock_read_{};
-    static constexpr int kClockPeriodMs = 20;
     // A held CUDA stream queues a limited number of launches before cuLaunchKernel blocks
     // (and the gate then opens on its timeout): runs that make more are timed plainly.
     static constexpr std::uint64_t kMaxGatedLaunches = 256;
-    static constexpr double kBatchTargetMs = 10;
-    static constexpr std::int64_t kMaxBatchRuns = 1000;
     // Samples, batches and clock readings take wall time beyond the device time they measure.
     static constexpr double kSamplingShare = 0.7;
-    static constexpr double kLongRunMs = 50;
     double setup_seconds_ = 0;  // summed over the benchmarks set up so far
     std::size_t setups_ = 0;
 
@@ -547,15 +412,12 @@ public:
     ~Session() {
         // Instances and modules hold device resources: release them before the devices.
         current_.reset();
-        flush_ = Buffer();
+        flush_.release(nullptr);
         modules_.clear();
     }
 };
 
 }  // namespace
-
-void install_interrupt_handler() { std::signal(SIGINT, on_sigint); }
-bool interrupted() { return g_interrupted.load(); }
 
 Results run_cases(std::vector<BackendSlot>& slots, const std::vector<Case>& cases, const RunnerOptions& opt) {
     Session session(slots, cases, opt);

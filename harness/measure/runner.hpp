@@ -34,8 +34,4 @@ struct RunnerOptions {
 // Benchmark must have been initialised. Cases filtered out by --benchmark_filter are absent.
 Results run_cases(std::vector<BackendSlot>& slots, const std::vector<Case>& cases, const RunnerOptions& opt);
 
-// Set by SIGINT: the current sample finishes, nothing further runs, results are kept.
-void install_interrupt_handler();
-bool interrupted();
-
 }  // namespace tb
