@@ -9,11 +9,13 @@
 
 #include <gtest/gtest.h>
 
-#include "compare.hpp"
-#include "compare_format.hpp"
-#include "futhark_export.hpp"
-#include "mann_whitney.hpp"
-#include "report.hpp"
+#include "compare/compare.hpp"
+#include "report/formats/console.hpp"
+#include "report/formats/futhark.hpp"
+#include "report/formats/json.hpp"
+#include "report/formats/markdown.hpp"
+#include "stats/mann_whitney.hpp"
+#include "report/report.hpp"
 
 using namespace tb;
 

@@ -6,13 +6,13 @@
 
 #include <gtest/gtest.h>
 
-#include "atomic_file.hpp"
-#include "npy.hpp"
-#include "ptx_hash.hpp"
-#include "results.hpp"
-#include "selection.hpp"
-#include "stats.hpp"
-#include "table.hpp"
+#include "support/atomic_file.hpp"
+#include "results/npy.hpp"
+#include "ptx/ptx_hash.hpp"
+#include "results/results.hpp"
+#include "plan/selection.hpp"
+#include "stats/stats.hpp"
+#include "report/formats/console.hpp"
 #include "program_registry.hpp"
 
 using namespace tb;

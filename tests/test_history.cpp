@@ -10,13 +10,16 @@
 
 #include <gtest/gtest.h>
 
-#include "change_points.hpp"
-#include "compare.hpp"
-#include "compare_format.hpp"
-#include "gab_json.hpp"
-#include "history.hpp"
-#include "junit.hpp"
-#include "noise_model.hpp"
+#include "stats/change_points.hpp"
+#include "compare/compare.hpp"
+#include "report/formats/console.hpp"
+#include "report/formats/github_benchmark.hpp"
+#include "report/formats/json.hpp"
+#include "report/formats/markdown.hpp"
+#include "compare/history.hpp"
+#include "report/history_format.hpp"
+#include "report/formats/junit.hpp"
+#include "compare/noise_model.hpp"
 
 using namespace tb;
 

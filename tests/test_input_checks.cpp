@@ -15,12 +15,12 @@
 
 #include <gtest/gtest.h>
 
-#include "atomic_file.hpp"
-#include "cli_numbers.hpp"
+#include "support/atomic_file.hpp"
+#include "cli/cli_numbers.hpp"
 #include "device.hpp"
 #include "matrix_market.hpp"
 #include "printable.hpp"
-#include "run_checks.hpp"
+#include "cli/run_checks.hpp"
 #include "scoped_env.hpp"
 
 using namespace tb;

@@ -6,10 +6,10 @@
 
 #include <gtest/gtest.h>
 
-#include "atomic_file.hpp"
+#include "support/atomic_file.hpp"
 #include "device.hpp"
-#include "ptx_analysis.hpp"
-#include "ptx_resources.hpp"
+#include "ptx/ptx_analysis.hpp"
+#include "ptx/ptx_resources.hpp"
 
 using namespace tb;
 using namespace tb::ptx;

@@ -15,7 +15,7 @@
 
 #include "backend.hpp"
 #include "program.hpp"
-#include "runner.hpp"
+#include "measure/runner.hpp"
 
 namespace {
 

@@ -7,12 +7,12 @@
 #include <functional>
 #include <map>
 
-#include "cost_model.hpp"
-#include "merge.hpp"
-#include "parallel_devices.hpp"
-#include "results.hpp"
+#include "plan/cost_model.hpp"
+#include "results/merge.hpp"
+#include "cli/parallel_devices.hpp"
+#include "results/results.hpp"
 #include "scoped_env.hpp"
-#include "shard.hpp"
+#include "plan/shard.hpp"
 
 using namespace tb;
 

@@ -8,12 +8,12 @@
 #include <set>
 #include <string>
 
-#include "commands.hpp"
+#include "cli/commands.hpp"
 #include "device.hpp"
-#include "metric.hpp"
-#include "profiles.hpp"
+#include "results/metric.hpp"
+#include "cli/profiles.hpp"
 #include "program.hpp"
-#include "results.hpp"
+#include "results/results.hpp"
 #ifdef TRIBENCH_HAVE_CUDA
 #include "cuda/nvrtc_api.hpp"
 #include "cuda/stream_gate.hpp"

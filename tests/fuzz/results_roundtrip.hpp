@@ -6,7 +6,7 @@
 #include <string>
 
 #include "fuzz_common.hpp"
-#include "results.hpp"
+#include "results/results.hpp"
 
 namespace tb::fuzz {
 

@@ -1,0 +1,244 @@
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include <unistd.h>
+
+#include "support/atomic_file.hpp"
+#include "cli/commands.hpp"
+#include "results/environment.hpp"
+#include "printable.hpp"
+#include "support/process_usage.hpp"
+#include "cli/profiles.hpp"
+#include "cli/run_checks.hpp"
+#include "measure/interrupt.hpp"
+#include "measure/runner.hpp"
+#include "plan/shard_run.hpp"
+#include "report/reporter.hpp"
+#ifdef TRIBENCH_HAVE_CUDA
+#include "cuda/kernel_cache.hpp"
+#endif
+
+namespace tb {
+
+namespace {
+
+std::vector<LaunchMode> parse_launches(const std::vector<std::string>& names) {
+    std::vector<LaunchMode> out;
+    for (const auto& n : split_list(names)) {
+        if (n == "stream") out.push_back(LaunchMode::Stream);
+        else if (n == "graph") out.push_back(LaunchMode::Graph);
+        else if (n == "all") out = {LaunchMode::Stream, LaunchMode::Graph};
+        else throw Error("unknown launch mode '" + n + "' (known: stream, graph, all)");
+    }
+    return out;
+}
+
+// What --budget cost: which benchmarks were sampled less than the stopping rule asks.
+void report_budget(const Results& r, double budget_s, double wall_s) {
+    if (budget_s <= 0) return;
+    std::size_t cut = 0;
+    for (const auto& b : r.benchmarks) cut += b.budget_cut;
+    std::cerr << "budget: " << r.benchmarks.size() << " benchmarks in " << static_cast<int>(wall_s + 0.5) << " s of "
+              << budget_s << " s; " << cut << " sampled less than the stopping rule asks (marked 'b' in the table)\n";
+    if (wall_s > budget_s)
+        std::cerr << "budget: exceeded by " << static_cast<int>(wall_s - budget_s + 0.5)
+                  << " s: set-up (compiles, inputs, CPU references, validation) is never cut, only samples\n";
+}
+
+bool gb_flag_given(const RunOptions& o, const char* flag) {
+    for (const auto& a : o.argv)
+        if (a.rfind(flag, 0) == 0) return true;
+    return false;
+}
+
+// --shard, --cost-from, --dry-run and --parallel-devices: combinations that cannot work.
+void check_scale_out_options(const RunOptions& o) {
+    const bool gb_filter = gb_flag_given(o, "--benchmark_filter");
+    const bool split = !o.shard.empty() || o.parallel_devices;
+    if (o.parallel_devices && gb_flag_given(o, "--benchmark_out"))
+        throw Error("--parallel-devices cannot take --benchmark_out (every shard would write that one file)");
+    if (gb_filter && split)
+        throw Error("--shard and --parallel-devices cannot take --benchmark_filter (a shard must know the whole "
+                    "selection); select with --program, --dataset, --backend, --variant");
+    if (!o.cost_from.empty() && !split && !o.dry_run)
+        throw Error("--cost-from balances shards: it needs --shard, --parallel-devices or --dry-run");
+    if (o.parallel_devices && !o.shard.empty())
+        throw Error("--parallel-devices makes one shard per GPU itself: drop --shard");
+    // Each process sees its one GPU as device 0: an index would mean something else in each.
+    for (const auto& d : split_list(o.devices))
+        if (o.parallel_devices && d.find_first_not_of("0123456789") == std::string::npos)
+            throw Error("--parallel-devices pins one GPU per process through CUDA_VISIBLE_DEVICES: choose the GPUs "
+                        "there, not with --device " + d);
+    if (o.parallel_devices && o.dry_run)
+        throw Error("--parallel-devices runs the shards: see a split with --dry-run --shard K/N");
+}
+
+int count_failed(const Results& r) {
+    int failed = 0;
+    for (const auto& b : r.benchmarks) failed += b.status == Status::ValidationFailed || b.status == Status::Error;
+    return failed;
+}
+
+// --repeat: one line per round with what a soak test watches (scripts/soak.sh): the
+// process's resident memory and open descriptors once the round's devices are closed.
+void report_round(std::size_t round, std::size_t rounds, const Results& r, int failed) {
+    const ProcessUsage u = process_usage();
+    std::cerr << "tribench: round " << round << " of " << rounds << ": " << r.benchmarks.size() - std::size_t(failed)
+              << " of " << r.benchmarks.size() << " benchmarks ok; rss_kib " << u.rss_kib << " fds " << u.open_fds
+              << "\n";
+}
+
+}  // namespace
+
+void apply_profile(RunOptions& o, const std::function<bool(const std::string&)>& given) {
+    const RunProfile& p = find_profile(o.profile);
+    if (!o.datasets.empty())
+        throw Error("--profile " + p.name + " chooses the datasets; drop --dataset (or drop --profile)");
+    // -p narrows the profile: keep the datasets of the selected programs only.
+    const auto programs = split_list(o.programs);
+    for (const auto& d : p.datasets) {
+        bool wanted = programs.empty();
+        for (const auto& name : programs) {
+            const auto sets = find_program(name).datasets();
+            wanted = wanted || std::any_of(sets.begin(), sets.end(), [&](const Dataset& s) { return s.name == d; });
+        }
+        if (wanted) o.datasets.push_back(d);
+    }
+    if (o.launches.empty()) o.launches = p.launches;
+    if (!given("--min-time")) o.min_time_s = p.min_time_s;
+    if (!given("--timeout")) o.timeout_s = p.timeout_s;
+    if (!given("--min-samples")) o.min_samples = p.min_samples;
+    if (!given("--budget")) o.budget_s = p.budget_s;
+}
+
+int cmd_run(const RunOptions& o) {
+    RunnerOptions ro;
+    ro.compile.math = math_mode_from_string(o.math);
+    ro.seed = o.seed;
+    ro.rule.min_time_s = o.min_time_s;
+    ro.rule.max_noise = o.max_noise;
+    ro.rule.timeout_s = o.timeout_s;
+    ro.rule.min_samples = o.min_samples;
+    ro.rule.max_samples = o.max_samples;
+    ro.gb_picks_iterations = o.min_time_from_flags;
+    ro.calibrate = !o.no_calibrate;
+    ro.l2_flush = o.l2_flush;
+    ro.compile_twice = !o.no_cache;
+    ro.keep_going = o.keep_going;
+    ro.save_outputs_dir = o.save_outputs;
+    ro.progress = o.progress || isatty(STDERR_FILENO);
+    ro.timing = timing_mode_from_string(o.timing);
+    ro.batch = !o.no_batch;
+    ro.budget_s = o.budget_s;
+    if (o.budget_s < 0 || !(o.budget_s == o.budget_s)) throw Error("--budget must be a positive number of seconds");
+#ifdef TRIBENCH_HAVE_CUDA
+    if (o.no_cache) cuda::set_kernel_cache_enabled(false);
+#endif
+    // NaN fails every comparison; infinity would make the stopping rule unreachable.
+    const auto positive = [](double v) { return v > 0 && std::isfinite(v); };
+    if (!positive(o.min_time_s)) throw Error("--min-time must be a positive number of seconds");
+    if (!positive(o.max_noise)) throw Error("--max-noise must be a positive number");
+    if (!positive(o.timeout_s)) throw Error("--timeout must be a positive number of seconds");
+    if (o.min_samples < 2) throw Error("--min-samples must be at least 2");
+    if (o.max_samples < o.min_samples) throw Error("--max-samples must be at least --min-samples");
+
+    SelectionRequest req;
+    req.programs = split_list(o.programs);
+    req.datasets = split_list(o.datasets);
+    req.variants = split_list(o.variants);
+    req.devices = split_list(o.devices);
+    req.launches = parse_launches(o.launches);
+    req.all_datasets = o.all_datasets;
+    req.small_only = o.small_only;
+    if (o.small_only && o.all_datasets) throw Error("--small and --all-datasets contradict each other");
+
+    req.matrix_files = o.matrix_files;
+    check_scale_out_options(o);
+    if (o.parallel_devices) return run_parallel_devices(o);
+    // Option combinations, TRIBENCH_KERNEL_DIR, --matrix files, a --save-outputs folder that
+    // cannot be made and output paths: refused now, before any device is opened, not after
+    // an hour of measuring (run_checks.hpp).
+    check_run_inputs(o);
+    if (std::error_code ec; !o.save_outputs.empty() && !std::filesystem::create_directories(o.save_outputs, ec) && ec)
+        throw Error("cannot create " + printable_path(o.save_outputs) + ": " + ec.message());
+    check_output_paths(o);
+
+    auto slots = probe_requested(split_list(o.backends), &req.vendor);
+    const auto all_cases = plan_cases(req, slots);  // bad names fail here, before any output
+    std::size_t available = 0;
+    for (const auto& s : slots) {
+        if (s.unavailable.empty()) ++available;
+        else if (s.run_kernels) std::cerr << s.id << ": unavailable: " << s.unavailable << "\n";
+    }
+    if (available == 0) throw Error("no backend is available");
+    if (all_cases.empty()) throw Error("nothing to run: the selection matches no benchmark");
+    const ShardedSelection part = shard_selection(all_cases, slots, o.shard, o.cost_from, ro.rule);
+    if (o.dry_run) {
+        std::cout << format_plan(part);
+        return 0;
+    }
+    const std::vector<Case>& cases = part.cases;
+
+    install_interrupt_handler();
+    // A shard may get nothing (more shards than benchmarks): it still writes its file.
+    const auto started = std::chrono::steady_clock::now();
+    Results r;
+    int failed_rounds = 0;
+    for (std::size_t round = 1; round <= o.repeat; ++round) {
+        r = cases.empty() ? Results{} : run_cases(slots, cases, ro);
+        const int failed = count_failed(r);
+        failed_rounds += failed > 0;
+        if (o.repeat > 1) report_round(round, o.repeat, r, failed);
+        if (interrupted()) break;
+    }
+    const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    // Google Benchmark's filter drops cases after planning: the selection would list them.
+    if (!gb_flag_given(o, "--benchmark_filter")) r.selection = part.selection;
+    r.shard = part.record;
+    r.environment = host_environment(o.argv);
+    r.environment["options"] = {{"math", o.math},
+                                {"seed", o.seed},
+                                {"min_time_s", o.min_time_s},
+                                {"max_noise", o.max_noise},
+                                {"timeout_s", o.timeout_s},
+                                {"min_samples", o.min_samples},
+                                {"max_samples", o.max_samples},
+                                {"sampling", o.min_time_from_flags ? "google-benchmark" : "stdrel"},
+                                {"l2_flush", o.l2_flush},
+                                {"kernel_cache", !o.no_cache},
+                                {"keep_going", o.keep_going},
+                                {"timing", o.timing},
+                                {"batch", !o.no_batch},
+                                {"budget_s", o.budget_s},
+                                {"profile", o.profile}};
+    // With --out - the results file is standard output: the table goes to stderr.
+    const bool json_on_stdout = !o.out.empty() && is_standard_output(o.out);
+    ReportInput table = run_report(r);
+    table.color = isatty(json_on_stdout ? STDERR_FILENO : STDOUT_FILENO);
+    (json_on_stdout ? std::cerr : std::cout) << render_report("console", table);
+    if (!o.out.empty()) {
+        save_results(o.out, r);
+        if (!json_on_stdout) std::cout << "results written to " << o.out << "\n";
+    }
+    const int failed = count_failed(r);
+    int skipped = 0;
+    for (const auto& b : r.benchmarks) skipped += b.status == Status::Skipped;
+    if (failed || skipped) {
+        std::cerr << "tribench: " << failed << " of " << r.benchmarks.size() << " benchmarks failed";
+        if (skipped) std::cerr << ", " << skipped << " not run";
+        std::cerr << "\n";
+        for (const auto& b : r.benchmarks)
+            if (b.status == Status::ValidationFailed || b.status == Status::Error)
+                std::cerr << "  " << b.name << ": " << b.error << "\n";
+    }
+    report_budget(r, o.budget_s, wall_s);
+    if (failed_rounds && !failed) std::cerr << "tribench: " << failed_rounds << " of " << o.repeat << " rounds had failures\n";
+    if (interrupted()) return 130;
+    return failed || skipped || failed_rounds ? 1 : 0;
+}
+
+}  // namespace tb

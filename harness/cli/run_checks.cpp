@@ -1,0 +1,82 @@
+#include "cli/run_checks.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "support/atomic_file.hpp"
+#include "matrix_market.hpp"
+#include "printable.hpp"
+#include "program.hpp"
+
+namespace tb {
+namespace {
+
+// The value of "--name=value" in argv ("" when absent or given without '=', as a bare flag).
+std::string option_value(const std::vector<std::string>& argv, const std::string& name) {
+    for (const auto& a : argv)
+        if (a.rfind(name + "=", 0) == 0) return a.substr(name.size() + 1);
+    return "";
+}
+
+bool flag_true(const std::string& value) {
+    return value != "false" && value != "0" && value != "no" && value != "off" && value != "f" && value != "n";
+}
+
+}  // namespace
+
+bool option_given(const std::vector<std::string>& argv, const std::string& name) {
+    for (std::size_t i = 1; i < argv.size(); ++i)
+        if (argv[i] == name || argv[i].rfind(name + "=", 0) == 0) return true;
+    return false;
+}
+
+void check_option_combinations(const RunOptions& o) {
+    // --benchmark_min_time hands the iteration count to Google Benchmark: tribench's own
+    // stopping rule, and every option that tunes it, would be ignored without a word.
+    if (o.min_time_from_flags)
+        for (const char* ours : {"--min-time", "--max-noise", "--timeout", "--min-samples", "--max-samples"})
+            if (option_given(o.argv, ours))
+                throw Error(std::string(ours) +
+                            " and --benchmark_min_time contradict each other (with --benchmark_min_time, "
+                            "Google Benchmark picks the iterations and tribench's stopping rule is off)");
+    // Only one dataset lives on the device at a time, so benchmarks cannot interleave.
+    const std::string interleave = "--benchmark_enable_random_interleaving";
+    if (option_given(o.argv, interleave) && flag_true(option_value(o.argv, interleave)))
+        throw Error(interleave + " is not supported (one dataset lives on the device at a time)");
+    if (o.repeat < 1) throw Error("--repeat must be at least 1");
+}
+
+void check_kernel_dir() {
+    const char* dir = std::getenv("TRIBENCH_KERNEL_DIR");
+    if (!dir || !*dir) return;
+    const std::string shown = "TRIBENCH_KERNEL_DIR=" + printable_path(dir);
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec)) throw Error(shown + " is not a directory");
+    for (const Program* p : all_programs())
+        for (const char* file : {"kernels.cl", "kernels.cu"})
+            if (std::filesystem::exists(std::filesystem::path(dir) / "programs" / p->name() / file, ec)) return;
+    throw Error(shown + " holds no programs/<program>/kernels.cl or kernels.cu (it should be laid out like a checkout)");
+}
+
+void check_matrix_files(const std::vector<std::string>& files) {
+    for (const auto& f : files)
+        if (check_matrix_market_file(f).entries == 0)
+            throw Error(printable_path(f) + ": the matrix has no entries (nothing to multiply)");
+}
+
+void check_output_paths(const RunOptions& o) {
+    if (!o.out.empty()) check_output_path(o.out);
+    const std::string gb_out = option_value(o.argv, "--benchmark_out");
+    if (!gb_out.empty()) {
+        check_output_path(gb_out);
+        if (gb_out == o.out) throw Error("--out and --benchmark_out name the same file " + printable_path(gb_out));
+    }
+}
+
+void check_run_inputs(const RunOptions& o) {
+    check_option_combinations(o);
+    check_kernel_dir();
+    check_matrix_files(o.matrix_files);
+}
+
+}  // namespace tb

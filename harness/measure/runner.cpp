@@ -1,0 +1,431 @@
+#include "measure/runner.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <iterator>
+#include <map>
+#include <tuple>
+
+#include <benchmark/benchmark.h>
+
+#include "measure/calibration.hpp"
+#include "measure/compile_timing.hpp"
+#include "measure/interrupt.hpp"
+#include "measure/sampling.hpp"
+#include "ptx/ptx_hash.hpp"
+#include "results/npy.hpp"
+
+namespace tb {
+namespace {
+
+std::string mib(std::uint64_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB"; }
+
+// Google Benchmark prints nothing of its own: tribench prints its table instead, and
+// --benchmark_out still writes Google Benchmark's file.
+class SilentReporter : public benchmark::BenchmarkReporter {
+public:
+    bool ReportContext(const Context&) override { return true; }
+    void ReportRuns(const std::vector<Run>&) override {}
+};
+
+class Session {
+public:
+    Session(std::vector<BackendSlot>& slots, const std::vector<Case>& cases, const RunnerOptions& opt)
+        : slots_(slots), cases_(cases), opt_(opt), states_(cases.size()), started_(std::chrono::steady_clock::now()) {}
+
+    void register_all() {
+        for (std::size_t i = 0; i < cases_.size(); ++i) {
+            auto* b = benchmark::RegisterBenchmark(cases_[i].name.c_str(),
+                                                   [this, i](benchmark::State& st) { this->measure(i, st); });
+            // Microseconds: Google Benchmark fixes a benchmark's unit when it is registered,
+            // before anything is timed, and its tools/compare.py pairs a benchmark across two
+            // files only when the units agree and prints times as whole numbers. A unit picked
+            // from the measured time would flip between runs near a boundary; ms printed 0 for
+            // every sub-millisecond kernel. tribench's times run from ~2 us (short kernels on
+            // an H100) to seconds (PoCL), all non-zero in us (docs/compare.md).
+            b->UseManualTime()->Unit(benchmark::kMicrosecond);
+            // Our stopping rule runs inside one Google Benchmark iteration per repetition.
+            if (!opt_.gb_picks_iterations) b->Iterations(1);
+        }
+    }
+
+    Results collect() {
+        current_.reset();
+        Results r;
+        std::map<std::string, bool> device_listed;
+        for (std::size_t i = 0; i < cases_.size(); ++i) {
+            State& s = states_[i];
+            if (!s.started) continue;
+            finish(s.result);
+            r.benchmarks.push_back(s.result);
+            const Case& c = cases_[i];
+            const std::string id = device_id(c);
+            if (!device_listed[id]) {
+                device_listed[id] = true;
+                r.devices.push_back(DeviceRecord{id, slots_[c.slot].devices[c.device]});
+            }
+        }
+        for (const auto& [id, cal] : calibrations_)
+            r.calibration[id] = {{"copy_gbps", cal.copy_gbps}, {"fp32_gflops", cal.fp32_gflops}};
+        for (auto& b : r.benchmarks) {
+            auto it = calibrations_.find(b.device);
+            if (it == calibrations_.end() || b.status != Status::Ok) continue;
+            if (it->second.copy_gbps > 0) b.throughput.bw_fraction = b.throughput.gbps / it->second.copy_gbps;
+            if (it->second.fp32_gflops > 0) b.throughput.flop_fraction = b.throughput.gflops / it->second.fp32_gflops;
+        }
+        return r;
+    }
+
+private:
+    struct State {
+        bool started = false;
+        bool ready = false;  // validated; timing may proceed
+        double shared_setup_ms = 0;  // opening the device and compiling, left out of wall_ms
+        BenchmarkResult result;
+    };
+
+    std::string device_id(const Case& c) const { return slots_[c.slot].id + ":" + std::to_string(c.device); }
+
+    Device* device_for(const Case& c) {
+        const std::pair<std::size_t, std::size_t> key{c.slot, c.device};
+        auto& d = devices_[key];  // map references stay valid while others are closed
+        if (!d) {
+            close_devices_except(key);
+            d = slots_[c.slot].backend->open(c.device);
+            if (opt_.calibrate && d->info().is_gpu && !calibrations_.count(device_id(c))) {
+                const std::string id = device_id(c);
+                try {
+                    calibrations_[id] = calibrate(*d);
+                    if (opt_.progress)
+                        std::fprintf(stderr, "calibrated %s: copy %.0f GB/s, FP32 %.0f GFLOP/s\n", id.c_str(),
+                                     calibrations_[id].copy_gbps, calibrations_[id].fp32_gflops);
+                } catch (const Error& e) {
+                    std::cerr << "tribench: " << id << ": calibration failed: " << e.what() << "\n";
+                }
+            }
+        }
+        return d.get();
+    }
+
+    // One device open at a time (cases come backend by backend): a backend measured while
+    // another backend's device stays open in the same process ran ~0.13 us (4%) slower per
+    // short kernel launch on an H100, whichever backend came second (reports/h100/REPORT.md,
+    // "Measurement fixes"). Closing the others first puts every backend in the same position.
+    void close_devices_except(const std::pair<std::size_t, std::size_t>& keep) {
+        for (auto& [key, dev] : devices_) {
+            if (key == keep || !dev) continue;
+            for (auto it = modules_.begin(); it != modules_.end();) {
+                const bool on_dev = std::get<0>(it->first) == key.first && std::get<1>(it->first) == key.second;
+                it = on_dev ? modules_.erase(it) : std::next(it);
+            }
+            flush_.release(dev.get());
+            if (current_device_ == dev.get()) {
+                current_.reset();
+                current_device_ = nullptr;
+            }
+            dev.reset();
+        }
+    }
+
+    CompiledModule& module_for(const Case& c, Device& dev) {
+        auto key = std::make_tuple(c.slot, c.device, c.program->name());
+        auto it = modules_.find(key);
+        if (it != modules_.end()) return it->second;
+        CompiledModule& m = modules_[key];
+        CompileOptions co = opt_.compile;
+        const auto defs = c.program->defines();
+        co.defines.insert(co.defines.end(), defs.begin(), defs.end());
+        try {
+            const Source src = program_source(*c.program, dev.dialect());
+            m.module = compile_timed(dev, src, co, opt_.compile_twice, m);
+        } catch (const Error& e) {
+            const std::string msg = e.what();
+            const auto nl = msg.find('\n');
+            m.error = msg.substr(0, nl);
+            std::cerr << "tribench: " << slots_[c.slot].id << ": " << m.error << "\n";
+            if (nl != std::string::npos) std::cerr << msg.substr(nl + 1) << "\n";
+        }
+        return m;
+    }
+
+    void fail(State& s, Status st, const std::string& why) {
+        s.result.status = st;
+        s.result.error = why;
+        if (st != Status::Skipped && !opt_.keep_going) stop_ = true;
+    }
+
+    // Everything before timing: device, module, memory check, inputs, one validated run.
+    void setup(std::size_t i) {
+        const Case& c = cases_[i];
+        State& s = states_[i];
+        s.started = true;
+        BenchmarkResult& r = s.result;
+        r.name = c.name;
+        r.program = c.program->name();
+        r.dataset = c.dataset.name;
+        r.variant = c.variant;
+        r.backend = c.vendor ? kVendorId : slots_[c.slot].id;
+        r.launch = to_string(c.launch);
+        r.device = device_id(c);
+        r.math = to_string(opt_.compile.math);
+        if (interrupted()) return fail(s, Status::Skipped, "not run: interrupted");
+        if (stop_) return fail(s, Status::Skipped, "not run: stopped after a failure (use --keep-going)");
+
+        current_.reset();  // one live dataset at a time
+        try {
+            const auto t_shared = std::chrono::steady_clock::now();
+            Device* dev = device_for(c);
+            CompiledModule* m = nullptr;
+            if (!c.vendor) m = &module_for(c, *dev);
+            s.shared_setup_ms =
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t_shared).count();
+            if (!c.vendor) {
+                if (!m->module) return fail(s, Status::Error, m->error);
+                r.compile_ms = m->module->compile_ms;
+                r.compile_cached = m->module->from_cache;
+                r.compile_cold_ms = m->cold_ms;
+                r.compile_cached_ms = m->cached_ms;
+                r.ptx_hash = ptx_hashes(m->module->ptx);
+            }
+
+            const DeviceInfo& info = dev->info();
+            const std::uint64_t need = c.program->device_bytes(c.dataset, c.variant);
+            const std::uint64_t have = info.free_mem_bytes ? info.free_mem_bytes : info.global_mem_bytes;
+            if (have && need > have)
+                return fail(s, Status::Error, "dataset " + c.dataset.name + " needs " + mib(need) + " but " + r.device +
+                                                  " has " + mib(have) + (info.free_mem_bytes ? " free" : ""));
+
+            RunConfig cfg{c.variant, c.launch, opt_.seed};
+            dev->reset_transfer_stats();
+            current_ = c.vendor ? c.program->prepare_vendor(*dev, c.dataset, cfg)
+                                : c.program->prepare(*dev, *m->module, c.dataset, cfg);
+            r.picked = current_->picked_variant();
+            if (c.launch == LaunchMode::Graph) r.graph_capture_ms = current_->prepare_graph();
+            r.upload_ms = dev->transfer_stats().upload_ms;
+            current_->poison();
+            dev->reset_launch_count();
+            current_->run();
+            const std::uint64_t launches = dev->launch_count();
+            dev->synchronize();
+            dev->reset_transfer_stats();
+            r.validation = current_->validate();
+            r.download_ms = dev->transfer_stats().download_ms;
+            r.work = current_->work();
+            if (!opt_.save_outputs_dir.empty()) save_outputs(c, r);
+            if (!r.validation.ok) return fail(s, Status::ValidationFailed, "validation failed: " + r.validation.detail);
+            const bool can_gate = dev->supports_gated_timing() && launches <= kMaxGatedLaunches;
+            const bool gated = opt_.timing == TimingMode::Gated && can_gate;
+            dev->set_timing_mode(gated ? TimingMode::Gated : TimingMode::Plain);
+            r.timing = gated ? "gated" : "plain";
+            if (opt_.timing == TimingMode::Gated && !gated)
+                r.timing_note = !dev->supports_gated_timing()
+                                    ? "this backend cannot gate: timed plainly"
+                                    : "a run makes " + std::to_string(launches) + " launches, more than a held queue takes (" +
+                                          std::to_string(kMaxGatedLaunches) + "): timed plainly";
+            current_device_ = dev;
+            current_index_ = i;
+            s.ready = true;
+        } catch (const Error& e) {
+            current_.reset();
+            const std::string msg = e.what();
+            fail(s, Status::Error, msg.substr(0, msg.find('\n')));
+        }
+    }
+
+    void save_outputs(const Case& c, const BenchmarkResult& r) {
+        std::filesystem::create_directories(opt_.save_outputs_dir);
+        std::string stem = r.name;
+        for (char& ch : stem)
+            if (ch == '/' || ch == '@') ch = '_';
+        (void)c;
+        for (const auto& a : current_->arrays()) save_npy(opt_.save_outputs_dir, stem, a);
+    }
+
+    void measure(std::size_t i, benchmark::State& st) {
+        State& s = states_[i];
+        // wall_ms: what this case costs beyond its device's opening and its program's compile
+        // (shared by a device's cases); `run --shard` balances shards with it (cost_model.hpp).
+        const auto t0 = std::chrono::steady_clock::now();
+        struct AddWall {
+            State& s;
+            std::chrono::steady_clock::time_point t0;
+            ~AddWall() {
+                const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+                s.result.wall_ms += std::max(0.0, ms - s.shared_setup_ms);
+                s.shared_setup_ms = 0;
+            }
+        } add_wall{s, t0};
+        if (!s.started) {
+            const auto setup_t0 = std::chrono::steady_clock::now();
+            setup(i);
+            setup_seconds_ += seconds_since(setup_t0);
+            ++setups_;
+            report_progress(i);
+        }
+        if (s.ready && current_index_ != i) {
+            // Only one dataset lives on the device at a time; interleaving would need all.
+            fail(s, Status::Error, "--benchmark_enable_random_interleaving is not supported");
+            s.ready = false;
+        }
+        if (!s.ready) {
+            st.SkipWithError(s.result.error.c_str());
+            for (auto _ : st) {
+            }
+            return;
+        }
+        if (opt_.gb_picks_iterations)
+            measure_gb_iterations(i, st);
+        else
+            measure_until_stable(i, st);
+        if (s.ready) s.result.timing_clock = current_device_->timing_clock();
+        if (s.ready && opt_.batch && !interrupted()) measure_batch(*current_device_, *current_, s.result);
+        if (s.ready) s.result.status = Status::Ok;
+    }
+
+    static double seconds_since(std::chrono::steady_clock::time_point t0) {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
+
+    // The stopping rule for benchmark i (set up already): the user's, tightened under --budget
+    // so that the wall time left, less the set-up time the benchmarks after it are expected
+    // to need (the mean so far), is shared evenly by the sampling of i and those after it.
+    StoppingRule planned_rule(std::size_t i) const {
+        StoppingRule r = opt_.rule;
+        if (opt_.budget_s <= 0) return r;
+        const double after = double(cases_.size() - i - 1);
+        const double mean_setup = setups_ ? setup_seconds_ / double(setups_) : 0.0;
+        const double left = opt_.budget_s - seconds_since(started_) - mean_setup * after;
+        const double sampling = std::max(0.0, left) / (after + 1) * kSamplingShare;
+        r.timeout_s = std::min(r.timeout_s, sampling);
+        r.min_time_s = std::min(r.min_time_s, sampling);
+        return r;
+    }
+
+    // One timed run; the L2 flush, when asked for, happens outside the timed region.
+    double sample() {
+        if (opt_.l2_flush) flush_.before_sample(*current_device_);
+        return timed_run(*current_device_, *current_, states_[current_index_].result);
+    }
+
+    bool stop_for_interrupt(State& s, benchmark::State& st) {
+        if (!interrupted()) return false;
+        st.SkipWithError("interrupted");
+        fail(s, Status::Skipped, "interrupted during timing");
+        s.ready = false;
+        return true;
+    }
+
+    // Each Google Benchmark repetition is one iteration whose samples run until the
+    // stopping rule is satisfied; its reported time is their mean.
+    void measure_until_stable(std::size_t i, benchmark::State& st) {
+        State& s = states_[i];
+        const StoppingRule rule = planned_rule(i);
+        for (auto _ : st) {
+            std::vector<double> run;
+            const auto t0 = std::chrono::steady_clock::now();
+            for (;;) {
+                run.push_back(sample());
+                clock_.observe(*current_device_, s.result, run.size() == 1);
+                if (stop_for_interrupt(s, st)) break;
+                if (rule.done(run, seconds_since(t0))) {
+                    clock_.observe(*current_device_, s.result, true);
+                    break;
+                }
+            }
+            if (!s.ready) break;
+            double sum = 0;
+            for (double x : run) sum += x;
+            st.SetIterationTime(sum / double(run.size()) * 1e-3);
+            s.result.noisy = s.result.noisy || opt_.rule.noisy(run);
+            const bool tightened = rule.timeout_s < opt_.rule.timeout_s || rule.min_time_s < opt_.rule.min_time_s;
+            if (tightened && !opt_.rule.met(run)) s.result.budget_cut = true;
+            s.result.samples_ms.insert(s.result.samples_ms.end(), run.begin(), run.end());
+        }
+    }
+
+    // --benchmark_min_time given: Google Benchmark calls this several times (estimation,
+    // then the measured run, once per repetition); the estimation calls' samples are
+    // dropped, repetitions append.
+    void measure_gb_iterations(std::size_t i, benchmark::State& st) {
+        State& s = states_[i];
+        if (st.max_iterations > last_iterations_[i]) s.result.samples_ms.clear();
+        last_iterations_[i] = std::max<std::int64_t>(last_iterations_[i], st.max_iterations);
+        for (auto _ : st) {
+            const double ms = sample();
+            clock_.observe(*current_device_, s.result);
+            st.SetIterationTime(ms * 1e-3);
+            s.result.samples_ms.push_back(ms);
+            if (stop_for_interrupt(s, st)) break;
+        }
+    }
+
+    void report_progress(std::size_t i) {
+        if (!opt_.progress) return;
+        const State& s = states_[i];
+        std::fprintf(stderr, "[%zu/%zu] %s %s\n", i + 1, cases_.size(), cases_[i].name.c_str(),
+                     s.ready ? "validated, timing" : to_string(s.result.status));
+    }
+
+    void finish(BenchmarkResult& r) {
+        if (r.status != Status::Ok) {
+            r.samples_ms.clear();  // a timing is only reported for a validated result
+            return;
+        }
+        r.summary = summarize(r.samples_ms);
+        const double sec = r.summary.median * 1e-3;
+        if (sec > 0) {
+            r.throughput.gbps = r.work.bytes / sec * 1e-9;
+            r.throughput.gflops = r.work.flops / sec * 1e-9;
+            r.throughput.items_per_s = r.work.items / sec;
+        }
+    }
+
+    std::vector<BackendSlot>& slots_;
+    const std::vector<Case>& cases_;
+    const RunnerOptions& opt_;
+    std::vector<State> states_;
+    std::map<std::size_t, std::int64_t> last_iterations_;
+    std::map<std::pair<std::size_t, std::size_t>, std::unique_ptr<Device>> devices_;
+    std::map<std::tuple<std::size_t, std::size_t, std::string>, CompiledModule> modules_;
+    std::map<std::string, Calibration> calibrations_;
+    std::unique_ptr<Instance> current_;
+    Device* current_device_ = nullptr;
+    L2Flush flush_;
+    ClockWatch clock_;
+    std::size_t current_index_ = SIZE_MAX;
+    bool stop_ = false;
+    std::chrono::steady_clock::time_point started_;
+
+    // A held CUDA stream queues a limited number of launches before cuLaunchKernel blocks
+    // (and the gate then opens on its timeout): runs that make more are timed plainly.
+    static constexpr std::uint64_t kMaxGatedLaunches = 256;
+    // Samples, batches and clock readings take wall time beyond the device time they measure.
+    static constexpr double kSamplingShare = 0.7;
+    double setup_seconds_ = 0;  // summed over the benchmarks set up so far
+    std::size_t setups_ = 0;
+
+public:
+    ~Session() {
+        // Instances and modules hold device resources: release them before the devices.
+        current_.reset();
+        flush_.release(nullptr);
+        modules_.clear();
+    }
+};
+
+}  // namespace
+
+Results run_cases(std::vector<BackendSlot>& slots, const std::vector<Case>& cases, const RunnerOptions& opt) {
+    Session session(slots, cases, opt);
+    session.register_all();
+    SilentReporter quiet;
+    benchmark::RunSpecifiedBenchmarks(&quiet);
+    benchmark::ClearRegisteredBenchmarks();
+    return session.collect();
+}
+
+}  // namespace tb

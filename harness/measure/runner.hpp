@@ -1,0 +1,37 @@
+// Runs the planned cases: opens devices, compiles each program once per device, prepares,
+// poisons, runs and validates each case, then lets Google Benchmark drive the timing loop
+// with manual time taken from device events. Only validated cases are timed.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "results/results.hpp"
+#include "plan/selection.hpp"
+#include "stats/stopping.hpp"
+
+namespace tb {
+
+struct RunnerOptions {
+    CompileOptions compile;           // math mode and defines
+    std::uint64_t seed = 42;
+    // Sampling: tribench's stopping rule (noise target, min time, timeout) unless the user
+    // gave --benchmark_min_time, in which case Google Benchmark picks the iteration count.
+    StoppingRule rule;
+    bool gb_picks_iterations = false;
+    bool calibrate = true;            // measure copy bandwidth and FP32 peak on each GPU
+    bool l2_flush = false;            // overwrite a buffer larger than L2 before each sample
+    bool compile_twice = true;        // report cold and cached compile times
+    bool keep_going = false;          // carry on after a failed case
+    std::string save_outputs_dir;     // write inputs/outputs as .npy when non-empty
+    bool progress = false;            // one line per case on stderr
+    TimingMode timing = TimingMode::Gated;  // how samples are bracketed (docs/measurement.md)
+    bool batch = true;                // also time back-to-back runs (batch timing)
+    double budget_s = 0;              // plan sampling so the run ends within this wall time (0: none)
+};
+
+// Runs the cases and returns their results (environment filled by the caller). Google
+// Benchmark must have been initialised. Cases filtered out by --benchmark_filter are absent.
+Results run_cases(std::vector<BackendSlot>& slots, const std::vector<Case>& cases, const RunnerOptions& opt);
+
+}  // namespace tb
