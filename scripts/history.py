@@ -19,7 +19,8 @@ import math
 import os
 import re
 import sys
-import tempfile
+
+from plotfile import save_png
 
 BACKEND_COLORS = {"cuda-native": "#1f77b4", "cuda-prelude": "#ff7f0e", "opencl": "#2ca02c", "vendor": "#7f7f7f"}
 EXTRA_COLORS = ["#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22"]
@@ -66,20 +67,8 @@ def time_unit(max_ms):
 
 
 def save(fig, out_dir, name):
-    """Writes the PNG atomically (a temporary in the same folder, then a rename)."""
-    path = os.path.join(out_dir, name)
-    fd, tmp = tempfile.mkstemp(prefix="." + name + ".", suffix=".tmp", dir=out_dir)
-    os.close(fd)
-    try:
-        fig.savefig(tmp, format="png", dpi=100, bbox_inches="tight")
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    """Writes the PNG atomically (plotfile.save_png)."""
+    save_png(fig, os.path.join(out_dir, name), dpi=100)
 
 
 class Figures:

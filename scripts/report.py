@@ -16,7 +16,8 @@ import json
 import os
 import re
 import sys
-import tempfile
+
+from plotfile import save_png
 
 BACKEND_COLORS = {"cuda-native": "#1f77b4", "cuda-prelude": "#ff7f0e", "opencl": "#2ca02c", "vendor": "#7f7f7f"}
 EXTRA_COLORS = ["#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22"]
@@ -64,20 +65,9 @@ class Plotter:
         return "-".join(parts) + ".png"
 
     def save(self, fig, name, device, program, title):
-        """Writes the PNG atomically (a temporary in the same folder, then a rename)."""
-        path = os.path.join(self.out_dir, name)
-        fd, tmp = tempfile.mkstemp(prefix="." + name + ".", suffix=".tmp", dir=self.out_dir)
-        os.close(fd)
+        """Writes the PNG atomically (plotfile.save_png)."""
         try:
-            fig.savefig(tmp, format="png", dpi=120, bbox_inches="tight")
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)
-            os.replace(tmp, path)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
+            save_png(fig, os.path.join(self.out_dir, name), dpi=120)
         finally:
             self.plt.close(fig)
         print("plot\t%s\t%s\t%s\t%s" % (name, device, program, title), flush=True)
