@@ -8,8 +8,8 @@
 #include <string>
 
 #include "blobs.hpp"
-#include "program_registry.hpp"
 #include "host_cache.hpp"
+#include "program_registry.hpp"
 #include "reference.hpp"
 #include "rng.hpp"
 #include "tuning.hpp"

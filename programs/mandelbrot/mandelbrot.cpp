@@ -2,8 +2,8 @@
 #include <cstring>
 #include <string>
 
-#include "program_registry.hpp"
 #include "host_cache.hpp"
+#include "program_registry.hpp"
 #include "reference.hpp"
 #include "sample.hpp"
 #include "tuning.hpp"

@@ -6,9 +6,9 @@
 #include <string>
 
 #include "bodies.hpp"
+#include "host_cache.hpp"
 #include "launch.hpp"
 #include "program_registry.hpp"
-#include "host_cache.hpp"
 #include "reference.hpp"
 #include "sample.hpp"
 

@@ -13,9 +13,9 @@
 #include <thread>
 #include <vector>
 
+#include "host_cache.hpp"
 #include "layout.hpp"
 #include "program_registry.hpp"
-#include "host_cache.hpp"
 #include "reference.hpp"
 #include "tuning.hpp"
 
