@@ -3,7 +3,7 @@
 
 Three phases, each optional (--phases):
   inprocess  one `tribench run ... --repeat ROUNDS` process; tribench reports its resident
-             memory and open descriptors after each round (devices closed), and the device
+             memory, heap in use and open descriptors after each round (devices closed), and the device
              memory the process holds is sampled with nvidia-smi while it runs. Fails when
              memory grows from round to round or a descriptor is left open.
   processes  PROCESSES `tribench run ...` processes in a row: each one's peak resident
@@ -26,7 +26,9 @@ import sys
 import threading
 import time
 
-ROUND_LINE = re.compile(r"tribench: round (\d+) of (\d+): (\d+) of (\d+) benchmarks ok; rss_kib (-?\d+) fds (-?\d+)")
+# heap_kib (malloc's bytes in use) is absent from the lines of older builds.
+ROUND_LINE = re.compile(r"tribench: round (\d+) of (\d+): (\d+) of (\d+) benchmarks ok; rss_kib (-?\d+) fds (-?\d+)"
+                        r"(?: heap_kib (-?\d+))?")
 
 
 # --- Measuring -------------------------------------------------------------------------------
@@ -161,22 +163,32 @@ def run_inprocess(a, out, report):
             m = ROUND_LINE.search(line)
             if m:
                 rounds.append({"round": int(m[1]), "ok": int(m[3]), "total": int(m[4]), "rss_kib": int(m[5]),
-                               "fds": int(m[6]), "s": round(time.monotonic() - t0, 1)})
+                               "fds": int(m[6]), "heap_kib": None if m[7] is None else int(m[7]),
+                               "s": round(time.monotonic() - t0, 1)})
                 sampler.bucket = len(rounds) + 1
         rc = p.wait()
         sampler.stop.set()
         sampler.join()
     for r in rounds:
         r["gpu_mib"] = sampler.gpu.get(r["round"])
-    report.append("| round | benchmarks ok | rss KiB | open fds | device MiB (peak) | time s |")
-    report.append("|---:|---:|---:|---:|---:|---:|")
+    report.append("| round | benchmarks ok | rss KiB | heap in use KiB | open fds | device MiB (peak) | time s |")
+    report.append("|---:|---:|---:|---:|---:|---:|---:|")
     for r in rounds:
         gpu = "-" if r["gpu_mib"] is None else r["gpu_mib"]
-        report.append(f"| {r['round']} | {r['ok']}/{r['total']} | {r['rss_kib']} | {r['fds']} | {gpu} | {r['s']} |")
+        heap = "-" if r["heap_kib"] is None else r["heap_kib"]
+        report.append(f"| {r['round']} | {r['ok']}/{r['total']} | {r['rss_kib']} | {heap} | {r['fds']} | {gpu} | "
+                      f"{r['s']} |")
     checks = [(rc == 0, f"exit status {rc} (0 expected)"),
               (len(rounds) == a.rounds, f"{len(rounds)} of {a.rounds} rounds reported")]
     checks.append(growth_verdict("host RSS", [r["rss_kib"] for r in rounds], "KiB", a.warmup,
                                  a.rss_slope_kib, a.rss_growth_kib))
+    # The heap in use is RSS without what malloc keeps after free() (RSS jumps by megabytes
+    # with that from round to round on PoCL, which hides a leak of a few hundred KiB a round).
+    heap = [r["heap_kib"] for r in rounds]
+    if rounds and all(h is not None and h >= 0 for h in heap):
+        checks.append(growth_verdict("heap in use", heap, "KiB", a.warmup, a.heap_slope_kib, a.heap_growth_kib))
+    else:
+        checks.append((True, "heap in use: not reported by this tribench (or not glibc 2.33+)"))
     checks.append(exact_verdict("open descriptors", [r["fds"] for r in rounds], a.warmup))
     gpu = [r["gpu_mib"] for r in rounds]
     if rounds and all(g is not None for g in gpu):
@@ -290,6 +302,11 @@ def self_test():
     assert exact_verdict("fds", [9, 12, 12, 12, 12], 1)[0], "steady descriptors failed"
     assert not exact_verdict("fds", [9, 12, 12, 13, 14], 1)[0], "a leaked descriptor passed"
     assert abs(slope([0, 2, 4, 6]) - 2) < 1e-12
+    line = "tribench: round 3 of 20: 12 of 13 benchmarks ok; rss_kib 97548 fds 6"
+    m = ROUND_LINE.search(line)
+    assert m and m[5] == "97548" and m[6] == "6" and m[7] is None, "a line without heap_kib was misread"
+    m = ROUND_LINE.search(line + " heap_kib 35796")
+    assert m and m[7] == "35796", "heap_kib was not read"
     print("soak verdicts: ok")
     return 0
 
@@ -308,6 +325,8 @@ def main():
     ap.add_argument("--warmup", type=int, default=2, help="rounds not judged (caches, allocator pools fill)")
     ap.add_argument("--rss-slope-kib", type=float, default=256)
     ap.add_argument("--rss-growth-kib", type=float, default=4096)
+    ap.add_argument("--heap-slope-kib", type=float, default=256)
+    ap.add_argument("--heap-growth-kib", type=float, default=4096)
     ap.add_argument("--gpu-slope-mib", type=float, default=2)
     ap.add_argument("--gpu-growth-mib", type=float, default=16)
     ap.add_argument("--self-test", action="store_true")

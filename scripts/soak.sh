@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Soak test: does tribench leak over a long run? (docs/robustness.md, "Soak test")
-#   1. the profile ROUNDS times in one process (`tribench run --repeat`): host RSS and open
-#      descriptors after each round, device memory (nvidia-smi) during it, must not grow;
+#   1. the profile ROUNDS times in one process (`tribench run --repeat`): host RSS, heap in use
+#      and open descriptors after each round, device memory (nvidia-smi) during it, must not grow;
 #   2. PROCESSES processes in a row: peak RSS, descriptors, device memory left in use,
 #      kernel caches and temporary files must not grow;
 #   3. where compute-sanitizer and a CUDA GPU exist: the CUDA backends under
@@ -16,7 +16,7 @@
 #   SOAK_PHASES=inprocess,processes,sanitizer
 #   SOAK_SANITIZER_ARGS="-b cuda-native,cuda-prelude,vendor --repeat 2"
 #   SOAK_RSS_GROWTH_KIB=4096         host RSS may grow this much after warm-up (and 256 KiB a
-#                                    round) before a soak fails
+#                                    round) before a soak fails; the heap in use too (fixed)
 # On a GPU machine, in one call (build first with scripts/build_gpu_tool.sh or cmake):
 #   scripts/soak.sh $OUT/soak --min-time 0.02
 set -euo pipefail

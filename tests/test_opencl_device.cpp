@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "backend.hpp"
+#include "dynlib.hpp"
 #include "opencl/cl_api.hpp"
 #include "opencl/cl_build.hpp"
 #include "opencl/cl_events.hpp"
@@ -506,6 +507,105 @@ TEST_F(OpenClDevice, BuildErrorNamesFileDeviceAndLine) {
     EXPECT_EQ(first_line, "tests/broken.cl: OpenCL build failed on " + dev_->info().name);
     EXPECT_NE(msg.find("undefined_name"), std::string::npos) << msg;
     EXPECT_NE(msg.find("broken.cl:4:"), std::string::npos) << msg;  // the file's own line number
+}
+
+
+// ---- every OpenCL object released (soak tests, docs/robustness.md) --------------------
+
+// The reference counts OpenCL offers for finding leaks. On PoCL a command's event holds its
+// queue, and buffers, programs (which their kernels hold) and user events hold the context;
+// a platform that counts fewer internal references only makes this check weaker.
+struct ClRefCounts {
+    tb::DynLib lib = tb::DynLib::open({"libOpenCL.so.1", "libOpenCL.so"});
+    decltype(&::clRetainContext) retain_context = fn<decltype(&::clRetainContext)>("clRetainContext");
+    decltype(&::clRetainCommandQueue) retain_queue = fn<decltype(&::clRetainCommandQueue)>("clRetainCommandQueue");
+    decltype(&::clGetContextInfo) context_info = fn<decltype(&::clGetContextInfo)>("clGetContextInfo");
+    decltype(&::clGetCommandQueueInfo) queue_info = fn<decltype(&::clGetCommandQueueInfo)>("clGetCommandQueueInfo");
+
+    template <class F>
+    F fn(const char* name) {
+        return reinterpret_cast<F>(lib.require(name));
+    }
+    cl_uint of(cl_context c) const {
+        cl_uint n = 0;
+        tb::cl::check(context_info(c, CL_CONTEXT_REFERENCE_COUNT, sizeof n, &n, nullptr), "clGetContextInfo");
+        return n;
+    }
+    cl_uint of(cl_command_queue q) const {
+        cl_uint n = 0;
+        tb::cl::check(queue_info(q, CL_QUEUE_REFERENCE_COUNT, sizeof n, &n, nullptr), "clGetCommandQueueInfo");
+        return n;
+    }
+};
+
+// What a benchmark round does to a device, the ways it can fail included: copies, kernels,
+// plain and gated timed regions, regions that throw, a blocking call in a gated region, a
+// failed build, an unknown kernel.
+void exercise(tb::Device& dev) {
+    const std::uint32_t w = 64, h = 16;
+    std::vector<std::uint32_t> host(w * h, 5u);
+    Buffer a = dev.alloc(w * h * 4), b = dev.alloc(w * h * 4);
+    dev.upload(a, host.data(), host.size() * 4);
+    dev.copy(b, a, host.size() * 4);
+    dev.fill_u32(a, 3u);
+    dev.download(host.data(), b, host.size() * 4);
+    auto mod = dev.compile(Source{"tests/reduce.cl", kSource, tb::Dialect::OpenCL}, CompileOptions{});
+    const tb::Kernel k = mod->kernel("coords");
+    mod->kernel("group_reduce");
+    const auto launch = [&] { dev.launch(k, Dim3{w / 16, h / 16}, Dim3{16, 16}, Args(a, w)); };
+    launch();
+    for (const auto mode : {tb::TimingMode::Plain, tb::TimingMode::Gated}) {
+        dev.set_timing_mode(mode);
+        EXPECT_GT(dev.time_ms([&] {
+            launch();
+            dev.fill_u32(b, 1u);
+            dev.copy(b, a, 64);
+            launch();
+        }), 0.0);
+        if (mode == tb::TimingMode::Plain)  // a blocking copy: a region of its own
+            EXPECT_GT(dev.time_ms([&] { dev.upload(a, host.data(), 64); }), 0.0);
+        EXPECT_THROW(dev.time_ms([&] {
+            launch();
+            launch();
+            throw tb::Error("the region's work failed");
+        }),
+                     tb::Error);
+        EXPECT_THROW(dev.time_ms([] {}), tb::Error);
+    }
+    if (dev.supports_gated_timing())  // gated still: the gate opens early, the sample is void
+        EXPECT_THROW(dev.time_ms([&] {
+            launch();
+            dev.download(host.data(), a, 64);
+        }),
+                     tb::GateTimeout);
+    dev.set_timing_mode(tb::TimingMode::Plain);
+    EXPECT_THROW(mod->kernel("no_such_kernel"), tb::Error);
+    EXPECT_THROW(dev.compile(Source{"tests/broken.cl", "__kernel void broken() { undefined_name; }", tb::Dialect::OpenCL},
+                             CompileOptions{}),
+                 tb::Error);
+    dev.synchronize();
+}
+
+TEST(OpenClHandles, ADeviceReleasesEveryObjectItMade) {
+    TB_REQUIRE_OPENCL_DEVICE();
+    ClRefCounts refs;
+    for (const char* span_mode : {"bracket", "each"}) {
+        SCOPED_TRACE(std::string("TRIBENCH_OPENCL_TIMING=") + span_mode);
+        ScopedEnv env("TRIBENCH_OPENCL_TIMING", span_mode);
+        auto dev = tb::make_backend("opencl")->open(test_device_index());
+        // Held past the device, so that whatever still refers to them can be counted.
+        auto queue = static_cast<cl_command_queue>(dev->native_queue());
+        cl_context ctx = nullptr;
+        tb::cl::check(refs.queue_info(queue, CL_QUEUE_CONTEXT, sizeof ctx, &ctx, nullptr), "clGetCommandQueueInfo");
+        tb::cl::check(refs.retain_queue(queue), "clRetainCommandQueue");
+        tb::cl::check(refs.retain_context(ctx), "clRetainContext");
+        exercise(*dev);
+        dev.reset();
+        EXPECT_EQ(refs.of(queue), 1u) << "an event or another object still holds the device's queue";
+        tb::cl::check(tb::cl::api().ReleaseCommandQueue(queue), "clReleaseCommandQueue");
+        EXPECT_EQ(refs.of(ctx), 1u) << "a buffer, program, kernel, queue or user event of the device was not released";
+        tb::cl::check(tb::cl::api().ReleaseContext(ctx), "clReleaseContext");
+    }
 }
 
 }  // namespace

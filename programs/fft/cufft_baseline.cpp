@@ -119,9 +119,14 @@ public:
             check(api_.plan_2d(&plan_, int(shape.rows), int(shape.cols), CUFFT_C2C), "cufftPlan2d");
         }
         planned_ = true;
-        void* stream = dev.native_queue();
-        if (!stream) throw Error("cuFFT baseline: the device has no native CUDA stream");
-        check(api_.set_stream(plan_, static_cast<cudaStream_t>(stream)), "cufftSetStream");
+        try {
+            void* stream = dev.native_queue();
+            if (!stream) throw Error("cuFFT baseline: the device has no native CUDA stream");
+            check(api_.set_stream(plan_, static_cast<cudaStream_t>(stream)), "cufftSetStream");
+        } catch (...) {
+            api_.destroy(plan_);  // a constructor that throws runs no destructor: the plan would leak
+            throw;
+        }
         // cuFFT's inverse is unnormalised: the round trip leaves N x, scaled on the host.
         if (variant == Variant::Roundtrip) output_scale_ = 1.0 / double(shape.transform_size());
     }
