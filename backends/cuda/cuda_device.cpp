@@ -8,6 +8,7 @@
 #include <cstring>
 #include <iterator>
 #include <limits>
+#include <mutex>
 #include <type_traits>
 #include <unordered_map>
 
@@ -191,6 +192,36 @@ DeviceInfo describe_device(CUdevice d, const std::string& backend_id) {
     return info;
 }
 
+// Every CUDA context created while CUPTI's activity API is loaded costs host memory that
+// outlives the context, cuptiFinalize or not: with the primary context destroyed and made
+// again at each device open, the heap grew 14 MB a round of the ci profile on cuda-native
+// (H100, 2026-11-25; docs/robustness.md, "Soak test"). So the first open of a GPU keeps one
+// reference to its primary context, and later opens reuse that context. The references are
+// dropped when the process exits normally, so that the context is destroyed then: tools such
+// as compute-sanitizer's leak check report at context destruction.
+class KeptContexts {
+public:
+    void keep(CUdevice dev) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (std::find(devices_.begin(), devices_.end(), dev) != devices_.end()) return;
+        CUcontext ctx = nullptr;
+        TB_CU(cuDevicePrimaryCtxRetain, &ctx, dev);
+        devices_.push_back(dev);
+    }
+    ~KeptContexts() {
+        for (CUdevice dev : devices_) warn_if_failed(driver().cuDevicePrimaryCtxRelease(dev), "cuDevicePrimaryCtxRelease");
+    }
+
+private:
+    std::mutex mutex_;
+    std::vector<CUdevice> devices_;
+};
+
+void keep_primary_context(CUdevice dev) {
+    static KeptContexts kept;  // constructed after driver()'s table, so destroyed before it
+    kept.keep(dev);
+}
+
 class CudaDevice final : public Device {
 public:
     CudaDevice(const std::string& backend_id, Dialect dialect, int ordinal) : dialect_(dialect) {
@@ -198,6 +229,7 @@ public:
             TB_CU(cuDeviceGet, &dev_, ordinal);
             info_ = describe_device(dev_, backend_id);
             TB_CU(cuDevicePrimaryCtxRetain, &ctx_, dev_);
+            keep_primary_context(dev_);
             TB_CU(cuCtxSetCurrent, ctx_);
             TB_CU(cuStreamCreate, &stream_, CU_STREAM_NON_BLOCKING);
             TB_CU(cuEventCreate, &start_, CU_EVENT_DEFAULT);
