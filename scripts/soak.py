@@ -201,14 +201,18 @@ def run_inprocess(a, out, report):
 def run_processes(a, out, report):
     cmd = [a.tribench, "run", *a.run_args]
     report.append(f"### {a.processes} processes in a row\n\n`{' '.join(cmd)}`\n")
-    tmp = os.environ.get("TMPDIR", "/tmp")
+    # A private TMPDIR: the shared /tmp also holds the live temporary files of whatever else
+    # runs meanwhile (other tribench tests under ctest -j), which are not leftovers of these.
+    tmp = os.path.join(out, "tmp")
+    os.makedirs(tmp, exist_ok=True)
+    env = dict(a.env if a.env is not None else os.environ, TMPDIR=tmp)
     tmp_before, shm_before = set(entries(tmp)), set(entries("/dev/shm"))
     rows = []
     for i in range(1, a.processes + 1):
         gpu_before = gpu_used_mib()
         t0 = time.monotonic()
         with open(os.path.join(out, f"process-{i}.log"), "w") as log:
-            p = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=a.env)
+            p = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
             sampler = Sampler(p.pid, period=0.25)
             sampler.start()
             _, status, usage = os.wait4(p.pid, 0)
@@ -252,7 +256,7 @@ def run_processes(a, out, report):
     shm = sorted(set(entries("/dev/shm")) - shm_before)
     # Other programs may make files there meanwhile: only names that say tribench count.
     ours = [f for f in left + shm if "tribench" in f.lower()]
-    checks.append((not ours, f"tribench files left in {tmp} or /dev/shm: {ours if ours else 'none'}"))
+    checks.append((not ours, f"tribench files left in TMPDIR ({tmp}) or /dev/shm: {ours if ours else 'none'}"))
     return checks
 
 
