@@ -50,16 +50,16 @@ cmake --build "$build" --target "${targets[@]/#/fuzz_}"
 # fuzzer inherits, which shift the numbers of those it opens (cov 837, 840 and 841 with 0, 1
 # and 9 extra): the gate closes them (run_target). Only the sanitizers' own settings, where
 # the caller set them, pass through.
-norandom=()
+reproducible=()
 if ((!explore)); then
   fixed_env=(env -i PATH=/usr/local/bin:/usr/bin:/bin LC_ALL=C)
   for v in ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS ASAN_SYMBOLIZER_PATH; do
     if [[ -n "${!v:-}" ]]; then fixed_env+=("$v=${!v}"); fi
   done
   if setarch "$(uname -m)" -R true 2>/dev/null; then
-    norandom=("${fixed_env[@]}" setarch "$(uname -m)" -R)
+    reproducible=("${fixed_env[@]}" setarch "$(uname -m)" -R)
   else
-    norandom=("${fixed_env[@]}")
+    reproducible=("${fixed_env[@]}")
     echo "fuzz: cannot turn address randomisation off (setarch -R): runs may differ in coverage" >&2
   fi
 fi
@@ -93,7 +93,7 @@ run_target() {
         if ((fd > 2)); then eval "exec $fd>&-"; fi
       done
     fi
-    exec "${norandom[@]}" "$build/fuzz/fuzz_$t" "${args[@]}" "${dirs[@]}"
+    exec "${reproducible[@]}" "$build/fuzz/fuzz_$t" "${args[@]}" "${dirs[@]}"
   ) >"$log" 2>&1 || status=FAILED
   local execs cov ft
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n1)
