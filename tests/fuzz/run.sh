@@ -41,15 +41,11 @@ build=${TRIBENCH_FUZZ_BUILD:-build-fuzz}
 cmake --preset fuzz -B "$build" >/dev/null
 cmake --build "$build" --target "${targets[@]/#/fuzz_}"
 
-# The gate runs with address-space randomisation off and in a fixed environment: the
-# instrumented comparisons feed libFuzzer's mutations with the values compared, addresses
-# among them, so with randomisation on the same seed mutates differently from one run to the
-# next (measured: different coverage after 20,000 runs), and so does a different environment
-# size, which moves the stack (measured: cov 839 and 845 for matrix_market, the same
-# checkout, with and without one extra 70-byte variable), and so do the descriptors the
-# fuzzer inherits, which shift the numbers of those it opens (cov 837, 840 and 841 with 0, 1
-# and 9 extra): the gate closes them (run_target). Only the sanitizers' own settings, where
-# the caller set them, pass through.
+# The gate runs the same inputs however it is started. The instrumented comparisons feed
+# the values compared (addresses and descriptor numbers among them) into the mutations, so
+# three things are fixed: address randomisation is off, the environment (whose size moves
+# the stack) is fixed, passing only the sanitizers' settings, and inherited descriptors are
+# closed (run_target). Measurements: docs/robustness.md, "The gate".
 reproducible=()
 if ((!explore)); then
   fixed_env=(env -i PATH=/usr/local/bin:/usr/bin:/bin LC_ALL=C)
