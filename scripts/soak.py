@@ -17,6 +17,7 @@ Writes OUTDIR/summary.md (the figures and verdicts), the logs and results files 
 phase, and exits 1 when a check fails. See scripts/soak.sh for the environment variables.
 """
 import argparse
+import itertools
 import json
 import os
 import re
@@ -138,6 +139,14 @@ def growth_verdict(what, values, unit, warmup, max_slope, max_growth, step="roun
     return ok, line
 
 
+def peak_verdict(what, peaks, unit, warmup, max_slope, max_growth):
+    """growth_verdict of polled peaks. A poll can only miss a peak, so a round's can only read
+    low (a short round may end between two polls: 788 for 918 MiB on the H100): judge the
+    running maximum, which a leak still lifts round after round."""
+    return growth_verdict(what + " (running peak)", list(itertools.accumulate(peaks, max)), unit, warmup,
+                          max_slope, max_growth)
+
+
 def exact_verdict(what, values, warmup, step="round"):
     """Fails when the count after warm-up ever exceeds its value at the first judged round."""
     if len(values) <= warmup:
@@ -192,7 +201,7 @@ def run_inprocess(a, out, report):
     checks.append(exact_verdict("open descriptors", [r["fds"] for r in rounds], a.warmup))
     gpu = [r["gpu_mib"] for r in rounds]
     if rounds and all(g is not None for g in gpu):
-        checks.append(growth_verdict("device memory", gpu, "MiB", a.warmup, a.gpu_slope_mib, a.gpu_growth_mib))
+        checks.append(peak_verdict("device memory", gpu, "MiB", a.warmup, a.gpu_slope_mib, a.gpu_growth_mib))
     else:
         checks.append((True, "device memory: not measured (no nvidia-smi, or no samples)"))
     return checks
@@ -303,6 +312,8 @@ def self_test():
     assert not growth_verdict("x", leak, "KiB", 2, 256, 4096)[0], "a 400 KiB/round leak passed"
     assert growth_verdict("x", [100_000] * 5 + [200_000] + [100_000] * 14, "KiB", 2, 256, 4096)[0], \
         "one high sample failed"
+    assert peak_verdict("gpu", [918, 918, 788, 918, 918, 918], "MiB", 2, 2, 16)[0], "a missed peak failed"
+    assert not peak_verdict("gpu", [900 + 20 * i for i in range(8)], "MiB", 2, 2, 16)[0], "a 20 MiB/round leak passed"
     assert exact_verdict("fds", [9, 12, 12, 12, 12], 1)[0], "steady descriptors failed"
     assert not exact_verdict("fds", [9, 12, 12, 13, 14], 1)[0], "a leaked descriptor passed"
     assert abs(slope([0, 2, 4, 6]) - 2) < 1e-12

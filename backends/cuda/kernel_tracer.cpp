@@ -23,6 +23,7 @@ struct CuptiApi {
     decltype(&::cuptiActivityFlushAll) flush_all = nullptr;
     decltype(&::cuptiActivityGetNextRecord) next_record = nullptr;
     decltype(&::cuptiGetResultString) result_string = nullptr;
+    decltype(&::cuptiActivitySetAttribute) set_attribute = nullptr;
 };
 
 CuptiApi& api() {
@@ -111,9 +112,24 @@ KernelTracer::KernelTracer() {
         a.flush_all = reinterpret_cast<decltype(a.flush_all)>(a.lib.require("cuptiActivityFlushAll"));
         a.next_record = reinterpret_cast<decltype(a.next_record)>(a.lib.require("cuptiActivityGetNextRecord"));
         a.result_string = reinterpret_cast<decltype(a.result_string)>(a.lib.find("cuptiGetResultString"));
+        a.set_attribute = reinterpret_cast<decltype(a.set_attribute)>(a.lib.find("cuptiActivitySetAttribute"));
     } catch (const std::exception& e) {
         why_ = e.what();
         return;
+    }
+    // One set of activity buffers for the process, not one per thread: with CUPTI 13's
+    // default per-thread buffers the heap grew by ~86 bytes for every gated sample (H100,
+    // 2026-11-26: +179 KiB a round of the ci profile's cuda-native rows, +5 KiB with this;
+    // docs/robustness.md, "Soak test"). An older CUPTI that does not know the attribute
+    // (CUPTI_ERROR_INVALID_PARAMETER) has no per-thread buffers either.
+    if (a.set_attribute) {
+        std::uint8_t per_thread = 0;
+        std::size_t size = sizeof per_thread;
+        const CUptiResult r = a.set_attribute(CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER, &size, &per_thread);
+        if (r != CUPTI_SUCCESS && r != CUPTI_ERROR_INVALID_PARAMETER) {
+            why_ = "cuptiActivitySetAttribute(PER_THREAD_ACTIVITY_BUFFER) failed: " + result_text(r);
+            return;
+        }
     }
     if (CUptiResult r = a.register_callbacks(on_buffer_requested, on_buffer_completed); r != CUPTI_SUCCESS)
         why_ = "cuptiActivityRegisterCallbacks failed: " + result_text(r);
