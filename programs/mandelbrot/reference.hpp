@@ -11,21 +11,25 @@ struct View {
     float x0, y0, dx, dy;
 };
 
-// The same float operations in the same order as the kernels. `fused` contracts
-// a*b+c into one fma as a GPU compiler with fmad enabled may do.
+// `fused` is the kernels' loop, operation for operation: they write every a*b+c of it as
+// an fma, so every conforming compiler rounds it alike. The unfused loop (plain products
+// and sums) is the same iteration rounded differently; the pixels where the two disagree
+// measure how far rounding alone moves escape times (the tolerance below).
 inline int escape_time(const View& v, int px, int py, bool fused) {
     const float cr = v.x0 + float(px) * v.dx;
     const float ci = v.y0 + float(py) * v.dy;
     float zr = 0.0f, zi = 0.0f;
     int i = 0;
     while (i < v.max_iter) {
-        const float zr2 = zr * zr;
         const float zi2 = zi * zi;
-        if (zr2 + zi2 > 4.0f) break;
         if (fused) {
+            if (std::fma(zr, zr, zi2) > 4.0f) break;
+            const float zr_next = std::fma(zr, zr, -zi2) + cr;
             zi = std::fma(2.0f * zr, zi, ci);
-            zr = std::fma(zr, zr, -zi2) + cr;
+            zr = zr_next;
         } else {
+            const float zr2 = zr * zr;
+            if (zr2 + zi2 > 4.0f) break;
             zi = 2.0f * zr * zi + ci;
             zr = zr2 - zi2 + cr;
         }
@@ -38,9 +42,10 @@ inline int escape_time(const View& v, int px, int py, bool fused) {
 // fma contraction, a reordered add) in any step can change the escape iteration by any
 // amount, so pixels cannot be compared with an error bound. Instead the reference counts
 // the pixels whose escape time changes between the unfused and fused float evaluations
-// (`sensitive`): these are the pixels at which a correct compiler may legitimately differ.
+// (`sensitive`): these are the pixels at which rounding alone moves the result.
 // A device pixel matches when it equals either evaluation. The rest are pixels where the
-// device rounded differently again (another contraction choice); their number may be at
+// device rounded differently again (a platform whose fma or products are not correctly
+// rounded, or flush denormals under --math fast); their number may be at
 // most 2 * sensitive + 0.01% of the pixels compared (the floor covers samples too small to
 // hold a sensitive pixel). A wrong kernel (off-by-one coordinates, wrong
 // region, missing pixels) mismatches a large fraction and fails.
