@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -556,7 +557,8 @@ TEST(FutharkExport, LayoutOfFutharkBenchJson) {
 TEST(Report, GroupsByDeviceAndComputesSpeedups) {
     Results one = h100({::bench("mandelbrot/d/cuda-native", timings(1.0, 20, 41)),
                         ::bench("mandelbrot/d/opencl", timings(2.0, 20, 42), Status::Ok, "opencl")});
-    one.calibration = {{"cuda-native:0", {{"copy_gbps", 3000.0}, {"fp32_gflops", 60000.0}}}};
+    one.calibration = {{"cuda-native:0", {{"copy_gbps", 3000.0}, {"fp32_gflops", 60000.0}, {"empty_kernel_us", 1.6}}},
+                       {"opencl:0", {{"copy_gbps", 2900.0}, {"fp32_gflops", 59000.0}, {"empty_kernel_us", 6.5}}}};
     Results two = run_on("pthread-cpu", 0, {::bench("mandelbrot/d/opencl", timings(50.0, 20, 43), Status::Ok, "opencl"),
                                             ::bench("mandelbrot/d/cuda-native", timings(1.0, 20, 44))});
     two.devices[0].info.name = "NVIDIA H100 80GB HBM3";  // cuda-native:0 of file two: the same GPU
@@ -571,6 +573,8 @@ TEST(Report, GroupsByDeviceAndComputesSpeedups) {
     EXPECT_EQ(groups[0].duplicates[0], "mandelbrot/d/cuda-native (two.json)");
     EXPECT_DOUBLE_EQ(groups[0].copy_gbps, 3000);
     EXPECT_EQ(groups[0].ceiling_source, "calibration");
+    EXPECT_EQ(groups[0].empty_kernel_us, (std::map<std::string, double>{{"cuda-native", 1.6}, {"opencl", 6.5}}));
+    EXPECT_TRUE(groups[1].empty_kernel_us.empty());  // no calibration on the CPU
     EXPECT_EQ(groups[1].device, "pthread-cpu");
     EXPECT_DOUBLE_EQ(groups[1].copy_gbps, 100);  // from --peak-gbps
     EXPECT_DOUBLE_EQ(groups[1].fp32_gflops, 0);
@@ -600,4 +604,8 @@ TEST(Report, GroupsByDeviceAndComputesSpeedups) {
     EXPECT_NE(md.find("![mandelbrot: speedup](speedup-mandelbrot.png)"), std::string::npos) << md;
     EXPECT_NE(md.find("![Roofline: H100](roofline.png)"), std::string::npos);
     EXPECT_NE(md.find("speedups are against opencl"), std::string::npos);
+    EXPECT_NE(md.find("Clock floor on NVIDIA H100 80GB HBM3 (an empty kernel, timed like the benchmarks): "
+                      "cuda-native 1.60 us, opencl 6.50 us."),
+              std::string::npos) << md;
+    EXPECT_EQ(md.find("Clock floor on pthread-cpu"), std::string::npos);
 }

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "backend.hpp"
+#include "measure/calibration.hpp"
 #include "support/atomic_file.hpp"
 #include "results/npy.hpp"
 #include "ptx/ptx_hash.hpp"
@@ -252,4 +254,33 @@ TEST(PtxHash, OnePerKernelAndSensitiveToBody) {
     EXPECT_NE(h2["a"], h["a"]);
     EXPECT_EQ(h2["b"], h["b"]);
     EXPECT_EQ(hex64(fnv1a64("")), "cbf29ce484222325");
+}
+
+// On a CUDA GPU (skipped elsewhere): the calibration's clock floor is a real, small time, the
+// same for the two CUDA backends, which share the clock, and lower gated than plain (gated
+// timing leaves the launch latency out).
+TEST(Calibration, EmptyKernelIsTheClockFloorOnCudaBackends) {
+    std::unique_ptr<tb::Device> native, prelude;
+    try {
+        if (tb::make_backend("cuda-native")->devices().empty()) GTEST_SKIP() << "no CUDA device";
+        native = tb::make_backend("cuda-native")->open(0);
+        prelude = tb::make_backend("cuda-prelude")->open(0);
+    } catch (const tb::Error& e) {
+        GTEST_SKIP() << e.what();
+    }
+    native->set_timing_mode(tb::TimingMode::Plain);
+    const tb::Calibration plain = tb::calibrate(*native);
+    native->set_timing_mode(tb::TimingMode::Gated);
+    prelude->set_timing_mode(tb::TimingMode::Gated);
+    const tb::Calibration a = tb::calibrate(*native), b = tb::calibrate(*prelude);
+    EXPECT_EQ(plain.timing, "plain");
+    EXPECT_EQ(a.timing, "gated");
+    for (const tb::Calibration& c : {plain, a, b}) {
+        EXPECT_GT(c.empty_kernel_us, 0.1);
+        EXPECT_LT(c.empty_kernel_us, 50.0);
+        EXPECT_GT(c.copy_gbps, 0.0);
+        EXPECT_GT(c.fp32_gflops, 0.0);
+    }
+    EXPECT_LT(a.empty_kernel_us, plain.empty_kernel_us);
+    EXPECT_NEAR(a.empty_kernel_us, b.empty_kernel_us, 0.5 * std::max(a.empty_kernel_us, b.empty_kernel_us));
 }

@@ -70,7 +70,10 @@ public:
             }
         }
         for (const auto& [id, cal] : calibrations_)
-            r.calibration[id] = {{"copy_gbps", cal.copy_gbps}, {"fp32_gflops", cal.fp32_gflops}};
+            r.calibration[id] = {{"copy_gbps", cal.copy_gbps},
+                                 {"fp32_gflops", cal.fp32_gflops},
+                                 {"empty_kernel_us", cal.empty_kernel_us},
+                                 {"timing", cal.timing}};
         for (auto& b : r.benchmarks) {
             auto it = calibrations_.find(b.device);
             if (it == calibrations_.end() || b.status != Status::Ok) continue;
@@ -99,10 +102,14 @@ private:
             if (opt_.calibrate && d->info().is_gpu && !calibrations_.count(device_id(c))) {
                 const std::string id = device_id(c);
                 try {
+                    // Timed as the benchmarks will be: the clock floor depends on it.
+                    d->set_timing_mode(opt_.timing == TimingMode::Gated && d->supports_gated_timing() ? TimingMode::Gated
+                                                                                                    : TimingMode::Plain);
                     calibrations_[id] = calibrate(*d);
                     if (opt_.progress)
-                        std::fprintf(stderr, "calibrated %s: copy %.0f GB/s, FP32 %.0f GFLOP/s\n", id.c_str(),
-                                     calibrations_[id].copy_gbps, calibrations_[id].fp32_gflops);
+                        std::fprintf(stderr, "calibrated %s: copy %.0f GB/s, FP32 %.0f GFLOP/s, empty kernel %.2f us\n",
+                                     id.c_str(), calibrations_[id].copy_gbps, calibrations_[id].fp32_gflops,
+                                     calibrations_[id].empty_kernel_us);
                 } catch (const Error& e) {
                     std::cerr << "tribench: " << id << ": calibration failed: " << e.what() << "\n";
                 }

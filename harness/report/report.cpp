@@ -68,6 +68,8 @@ std::vector<DeviceGroup> group_by_device(const std::vector<LoadedResults>& files
                 if (g.copy_gbps == 0) g.copy_gbps = number_in(c, "copy_gbps");
                 if (g.fp32_gflops == 0) g.fp32_gflops = number_in(c, "fp32_gflops");
                 if (g.copy_gbps > 0 || g.fp32_gflops > 0) g.ceiling_source = "calibration";
+                const double floor_us = number_in(c, "empty_kernel_us");
+                if (floor_us > 0 && !g.empty_kernel_us.count(b.backend)) g.empty_kernel_us[b.backend] = floor_us;
             }
         }
     }

@@ -3,6 +3,7 @@
 // (cmd_report.cpp) writes the files and runs the script.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,7 @@ struct DeviceGroup {
     double copy_gbps = 0;   // roofline ceilings (0: unknown)
     double fp32_gflops = 0;
     std::string ceiling_source;  // "calibration", "--peak-gbps/--peak-gflops" or ""
+    std::map<std::string, double> empty_kernel_us;  // backend -> its calibrated clock floor
     std::vector<std::string> duplicates;  // "name (file)" ignored as repeats
 };
 

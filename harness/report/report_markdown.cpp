@@ -80,6 +80,17 @@ void devices_section(std::ostringstream& out, const std::vector<DeviceGroup>& gr
             << markdown_escape(g.ceiling_source.empty() ? "none" : g.ceiling_source) << " |\n";
     }
     out << "\n";
+    // Each backend's clock floor: what no kernel can read less than on it (docs/measurement.md).
+    for (const auto& g : groups) {
+        if (g.empty_kernel_us.empty()) continue;
+        out << "Clock floor on " << markdown_escape(g.device) << " (an empty kernel, timed like the benchmarks):";
+        const char* sep = " ";
+        for (const auto& [backend, us] : g.empty_kernel_us) {
+            out << sep << markdown_escape(backend) << " " << printf_str("%.2f", us) << " us";
+            sep = ", ";
+        }
+        out << ".\n\n";
+    }
 }
 
 void summary_section(std::ostringstream& out, const std::vector<DeviceGroup>& groups) {
