@@ -119,19 +119,20 @@ private:
 
 // merge: the merge path cut into equal tiles (launch_config.hpp). The tiles' start rows
 // depend only on row_ptr, so they are found once here, outside timing, as cuSPARSE's
-// analysis is (cusparseSpMV_preprocess); run() is the product and the fix-up of the rows
-// that cross tiles: two launches, three when the carries fill several fix-up windows.
+// analysis is (cusparseSpMV_preprocess); run() is the product and the fix-up passes over the
+// rows that cross tiles: two launches, or more when the carries fill several windows.
 class MergeInstance final : public SpmvInstance {
 public:
-    MergeInstance(Device& dev, Module& mod, std::shared_ptr<const Problem> problem, int fixup_items)
+    MergeInstance(Device& dev, Module& mod, std::shared_ptr<const Problem> problem, int fixup_items,
+                  std::uint32_t block)
         : SpmvInstance(dev, std::move(problem)), kernel_(mod.kernel("spmv_merge")),
           fixup_(mod.kernel("spmv_merge_fixup")),
-          geo_(merge_geometry(p_->a.rows, p_->a.nnz(), block_size(dev.info().max_work_group_size), fixup_items)),
+          geo_(merge_geometry(p_->a.rows, p_->a.nnz(), block, fixup_items)),
           tile_row_(dev.alloc((std::size_t(geo_.tiles) + 1) * sizeof(std::int32_t))),
           carry_row_(dev.alloc(std::size_t(geo_.tiles) * sizeof(std::int32_t))),
           carry_val_(dev.alloc(std::size_t(geo_.tiles) * sizeof(float))),
-          window_row_(dev.alloc(std::size_t(geo_.windows) * sizeof(std::int32_t))),
-          window_val_(dev.alloc(std::size_t(geo_.windows) * sizeof(float))) {
+          window_row_(dev.alloc(std::size_t(geo_.windows()) * sizeof(std::int32_t))),
+          window_val_(dev.alloc(std::size_t(geo_.windows()) * sizeof(float))) {
         const Kernel partition = mod.kernel("spmv_merge_partition");
         const std::uint64_t boundaries = std::uint64_t(geo_.tiles) + 1;
         dev_.launch(partition, Dim3{std::uint32_t((boundaries + geo_.block - 1) / geo_.block), 1, 1},
@@ -149,16 +150,22 @@ public:
         args.add(LocalMem{geo_.scan_bytes()});
         args.add(LocalMem{geo_.scan_bytes()});
         dev_.launch(kernel_, Dim3{geo_.tiles, 1, 1}, Dim3{geo_.block, 1, 1}, args);
-        fixup(geo_.windows, std::int32_t(geo_.tiles), carry_row_, carry_val_, window_row_, window_val_);
-        // The windows' carries; the tiles' carry arrays, read no more, take this pass's
-        // (empty) output.
-        if (geo_.windows > 1) fixup(1, std::int32_t(geo_.windows), window_row_, window_val_, carry_row_, carry_val_);
+        // Each pass leaves one carry per window; the passes alternate between the tiles'
+        // carry arrays and the (smaller) window arrays, as the carries only shrink.
+        std::uint32_t count = geo_.tiles;
+        bool from_tiles = true;
+        for (const std::uint32_t groups : geo_.fixup_groups) {
+            if (from_tiles) fixup(groups, count, carry_row_, carry_val_, window_row_, window_val_);
+            else fixup(groups, count, window_row_, window_val_, carry_row_, carry_val_);
+            count = groups;
+            from_tiles = !from_tiles;
+        }
     }
 
 private:
-    void fixup(std::uint32_t groups, std::int32_t count, const Buffer& in_row, const Buffer& in_val,
+    void fixup(std::uint32_t groups, std::uint32_t count, const Buffer& in_row, const Buffer& in_val,
                const Buffer& out_row, const Buffer& out_val) {
-        Args args(std::int32_t(p_->a.rows), count, in_row, in_val, y_, out_row, out_val);
+        Args args(std::int32_t(p_->a.rows), std::int32_t(count), in_row, in_val, y_, out_row, out_val);
         args.add(LocalMem{geo_.scan_bytes()});
         args.add(LocalMem{geo_.scan_bytes()});
         dev_.launch(fixup_, Dim3{groups, 1, 1}, Dim3{geo_.block, 1, 1}, args);
@@ -172,8 +179,9 @@ private:
 }  // namespace
 
 std::unique_ptr<Instance> make_merge_instance(Device& dev, Module& mod, std::shared_ptr<const Problem> problem,
-                                              int fixup_items) {
-    return std::make_unique<MergeInstance>(dev, mod, std::move(problem), fixup_items);
+                                              int fixup_items, std::uint32_t block) {
+    if (block == 0) block = block_size(dev.info().max_work_group_size);
+    return std::make_unique<MergeInstance>(dev, mod, std::move(problem), fixup_items, block);
 }
 
 std::unique_ptr<Instance> make_kernel_instance(Device& dev, Module& mod, std::shared_ptr<const Problem> problem,
@@ -183,7 +191,9 @@ std::unique_ptr<Instance> make_kernel_instance(Device& dev, Module& mod, std::sh
     std::unique_ptr<SpmvInstance> inst;
     if (kernel == "scalar") inst = std::make_unique<ScalarInstance>(dev, mod, std::move(problem));
     else if (kernel == "vector") inst = std::make_unique<VectorInstance>(dev, mod, std::move(problem));
-    else if (kernel == "merge") inst = std::make_unique<MergeInstance>(dev, mod, std::move(problem), kFixupItems);
+    else if (kernel == "merge")
+        inst = std::make_unique<MergeInstance>(dev, mod, std::move(problem), kFixupItems,
+                                               block_size(dev.info().max_work_group_size));
     else throw Error("spmv has no variant '" + variant + "' (known: scalar, vector, merge, auto)");
     if (variant == "auto") inst->set_picked(kernel);
     return inst;

@@ -42,9 +42,10 @@ std::unique_ptr<Instance> make_kernel_instance(Device& dev, Module& mod, std::sh
 // ("cuSPARSE not available: ...") unless dev is an NVIDIA GPU on a CUDA backend and the
 // library loads; it is cheap, so callers check before building a large problem.
 // The merge variant for a module compiled with SPMV_FIXUP_ITEMS = fixup_items instead of
-// tuning.hpp's: tests use small fix-up windows to exercise rows that cross windows.
+// tuning.hpp's, in work-groups of `block` (0: the device's usual): tests use small fix-up
+// windows to exercise rows that cross windows and fix-up passes.
 std::unique_ptr<Instance> make_merge_instance(Device& dev, Module& mod, std::shared_ptr<const Problem> problem,
-                                              int fixup_items);
+                                              int fixup_items, std::uint32_t block = 0);
 
 // `algorithm` is a vendor variant: "csr-alg1" (CUSPARSE_SPMV_CSR_ALG1) or "csr-alg2"
 // (CUSPARSE_SPMV_CSR_ALG2); anything else throws tb::Error.

@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <string>
+#include <vector>
 
 #include "device.hpp"
 #include "tuning.hpp"
@@ -41,14 +43,15 @@ inline std::uint32_t launch_groups(std::uint64_t needed, int compute_units) {
 }
 
 // The merge kernels' split of the rows + nnz steps of the merge path: one work-group per
-// tile of block * kMergeItems steps, one carry per tile; the fix-up takes windows of
-// block * kFixupItems carries, and a second pass (one work-group) the windows' carries when
-// there are several windows.
+// tile of block * kMergeItems steps, one carry per tile. A fix-up pass takes windows of
+// block * fixup_items carries, one work-group each, and leaves one carry per window; passes
+// repeat until one window holds them all.
 struct MergeGeometry {
     std::uint32_t block = 0;
     std::uint32_t tile_items = 0;
     std::uint32_t tiles = 0;
-    std::uint32_t windows = 0;  // fix-up work-groups of the first pass
+    std::vector<std::uint32_t> fixup_groups;  // work-groups of each fix-up pass; the last is 1
+    std::uint32_t windows() const { return fixup_groups.front(); }  // of the first pass
     // Local memory of spmv_merge's four blocks: words, done, scan values, scan flags.
     std::size_t words_bytes() const { return (std::size_t(tile_items) + 1) * 4; }
     std::size_t done_bytes() const { return std::size_t(tile_items) * 4; }
@@ -73,9 +76,11 @@ inline MergeGeometry merge_geometry(std::int64_t rows, std::int64_t nnz, std::ui
                     std::to_string(limit) + ")");
     g.tiles = std::uint32_t(std::max<std::uint64_t>((steps + g.tile_items - 1) / g.tile_items, 1));
     const std::uint64_t window = std::uint64_t(block) * std::uint64_t(std::max(fixup_items, 1));
-    g.windows = std::uint32_t((g.tiles + window - 1) / window);
-    if (g.windows > window)  // cannot happen below 2^32 steps with 32-wide groups; say so if it does
-        throw Error("spmv merge: " + std::to_string(g.tiles) + " tiles need more than two fix-up passes");
+    std::uint64_t carries = g.tiles;
+    do {
+        carries = (carries + window - 1) / window;
+        g.fixup_groups.push_back(std::uint32_t(carries));
+    } while (carries > 1);
     return g;
 }
 

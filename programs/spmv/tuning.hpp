@@ -35,10 +35,13 @@ inline constexpr int kScanWidth = 32;
 // (H100), so every work-item has several rows and prefetching the next row's offsets pays.
 inline constexpr std::uint64_t kGroupsPerComputeUnit = 32;
 
-// Carries (one per merge tile) each work-item of the merge fix-up sums in registers; a
-// work-group's window is kBlock * kFixupItems of them, so the 12k tiles of a 20M non-zero
-// matrix take 3 windows and a second pass over their 3 carries.
-inline constexpr int kFixupItems = 16;
+// Carries (one per merge tile) each work-item of the merge fix-up takes; a work-group's
+// window is kBlock * kFixupItems of them, and passes repeat until one window holds them all
+// (the 12k-18k tiles of the -l matrices: 48-70 windows, then one). One, not 16: the fix-up is
+// latency-bound, so more work-groups finish sooner. H100, 2026-11-26, merge on powerlaw-l,
+// longrows-l, emptyrows-l, cuda-native (ms): 1: 0.2146 0.1999 0.3436; 2: 0.2153 0.2005 0.3443;
+// 4: 0.2169 0.2022 0.3461; 16: 0.2276 0.2128 0.3567 (its first pass alone took 16 us in ncu).
+inline constexpr int kFixupItems = 1;
 
 static_assert(kBlock % kScanWidth == 0, "the merge scan works on whole warps");
 static_assert(kMergeItems >= 1 && kFixupItems >= 1 && kScalarBatch >= 1 && kVectorBatch >= 1,
