@@ -66,16 +66,20 @@ __kernel void spmv_scalar(int rows, __global const int *restrict row_ptr, __glob
     }
 }
 
-// vector: `group` consecutive work-items per row (a power of two dividing the work-group
-// size, chosen by the host from the mean row length). The group reads its row's
-// non-zeros side by side (coalesced), then reduces its partial sums through local memory:
-// OpenCL C 1.2 has no portable sub-group operations, so each tree step ends in a barrier
-// (kernels.cu: the same tree with warp shuffles). The row loop is uniform over the
-// work-group, so every work-item reaches every barrier, including those past the last row.
+// vector: `group` consecutive work-items per row (a power of two up to 32 dividing the
+// work-group size, chosen by the host from the mean row length). The group reads its row's
+// non-zeros side by side (coalesced), then sums its lanes in a tree: where sub-groups are
+// warps (cuda-prelude; the opencl backend on NVIDIA, docs/prelude.md) by sub-group
+// shuffles, kernels.cu's __shfl_down_sync tree; elsewhere the same tree through `partial` in
+// local memory, a barrier per step (a platform's own sub-groups may be narrower than
+// `group`, and emulated ones cost more than this tree: test_spmv on PoCL took 25 s with them
+// against 5). Both add the same values in the same order.
+// The row loop is uniform over the work-group, as barriers and the emulation require.
 __kernel void spmv_vector(int rows, __global const int *restrict row_ptr, __global const int *restrict col,
                           __global const float *restrict val, __global const float *restrict x,
                           __global float *restrict y, int group, __local float *partial)
 {
+    TB_SUB_GROUP_SCRATCH(SPMV_BLOCK);
     const uint n = (uint)rows;
     const int lid = (int)get_local_id(0);
     const int lane = lid & (group - 1);
@@ -107,11 +111,17 @@ __kernel void spmv_vector(int rows, __global const int *restrict row_ptr, __glob
                 if (k + j * group < end)
                     sum += v[j] * x[c[j]];
         }
+        // Lane i adds lane i + off: lane 0 of each row's lanes ends with the row's sum.
+#if TB_SUB_GROUP_SIZE == 32 && !defined(TB_SUBGROUPS_EMULATED)
+        for (int off = group >> 1; off > 0; off >>= 1)
+            sum += sub_group_shuffle_down(sum, (uint)off);  // other lanes may mix rows: unused
+        if (lane == 0 && row < n)
+            y[row] = sum;
+#else
         partial[lid] = sum;
         barrier(CLK_LOCAL_MEM_FENCE);
-        // Lanes [0, off) add lanes [off, 2 off): no element is both read and written in a
-        // step, and the barrier after the last step orders these reads before the next
-        // row's writes.
+        // No element is both read and written in a step, and the barrier after the last step
+        // orders these reads before the next row's writes.
         for (int off = group >> 1; off > 0; off >>= 1) {
             if (lane < off)
                 partial[lid] += partial[lid + off];
@@ -119,6 +129,7 @@ __kernel void spmv_vector(int rows, __global const int *restrict row_ptr, __glob
         }
         if (lane == 0 && row < n)
             y[row] = partial[lid];
+#endif
         k = next_k;
         end = next_end;
     }
