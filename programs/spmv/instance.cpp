@@ -119,8 +119,8 @@ private:
 
 // merge: the merge path cut into equal tiles (launch_config.hpp). The tiles' start rows
 // depend only on row_ptr, so they are found once here, outside timing, as cuSPARSE's
-// analysis is (cusparseSpMV_preprocess); run() is the product and the fix-up passes over the
-// rows that cross tiles: two launches, or more when the carries fill several windows.
+// analysis is (cusparseSpMV_preprocess); run() is the product and one fix-up launch for the
+// rows that cross tiles.
 class MergeInstance final : public SpmvInstance {
 public:
     MergeInstance(Device& dev, Module& mod, std::shared_ptr<const Problem> problem, int fixup_items,
@@ -130,9 +130,7 @@ public:
           geo_(merge_geometry(p_->a.rows, p_->a.nnz(), block, fixup_items)),
           tile_row_(dev.alloc((std::size_t(geo_.tiles) + 1) * sizeof(std::int32_t))),
           carry_row_(dev.alloc(std::size_t(geo_.tiles) * sizeof(std::int32_t))),
-          carry_val_(dev.alloc(std::size_t(geo_.tiles) * sizeof(float))),
-          window_row_(dev.alloc(std::size_t(geo_.windows()) * sizeof(std::int32_t))),
-          window_val_(dev.alloc(std::size_t(geo_.windows()) * sizeof(float))) {
+          carry_val_(dev.alloc(std::size_t(geo_.tiles) * sizeof(float))) {
         const Kernel partition = mod.kernel("spmv_merge_partition");
         const std::uint64_t boundaries = std::uint64_t(geo_.tiles) + 1;
         dev_.launch(partition, Dim3{std::uint32_t((boundaries + geo_.block - 1) / geo_.block), 1, 1},
@@ -150,30 +148,16 @@ public:
         args.add(LocalMem{geo_.scan_bytes()});
         args.add(LocalMem{geo_.scan_bytes()});
         dev_.launch(kernel_, Dim3{geo_.tiles, 1, 1}, Dim3{geo_.block, 1, 1}, args);
-        // Each pass leaves one carry per window; the passes alternate between the tiles'
-        // carry arrays and the (smaller) window arrays, as the carries only shrink.
-        std::uint32_t count = geo_.tiles;
-        bool from_tiles = true;
-        for (const std::uint32_t groups : geo_.fixup_groups) {
-            if (from_tiles) fixup(groups, count, carry_row_, carry_val_, window_row_, window_val_);
-            else fixup(groups, count, window_row_, window_val_, carry_row_, carry_val_);
-            count = groups;
-            from_tiles = !from_tiles;
-        }
+        Args fix(rows, std::int32_t(geo_.tiles), carry_row_, carry_val_, y_);
+        fix.add(LocalMem{geo_.scan_bytes()});
+        fix.add(LocalMem{geo_.scan_bytes()});
+        dev_.launch(fixup_, Dim3{geo_.windows, 1, 1}, Dim3{geo_.block, 1, 1}, fix);
     }
 
 private:
-    void fixup(std::uint32_t groups, std::uint32_t count, const Buffer& in_row, const Buffer& in_val,
-               const Buffer& out_row, const Buffer& out_val) {
-        Args args(std::int32_t(p_->a.rows), std::int32_t(count), in_row, in_val, y_, out_row, out_val);
-        args.add(LocalMem{geo_.scan_bytes()});
-        args.add(LocalMem{geo_.scan_bytes()});
-        dev_.launch(fixup_, Dim3{groups, 1, 1}, Dim3{geo_.block, 1, 1}, args);
-    }
-
     Kernel kernel_, fixup_;
     MergeGeometry geo_;
-    Buffer tile_row_, carry_row_, carry_val_, window_row_, window_val_;
+    Buffer tile_row_, carry_row_, carry_val_;
 };
 
 }  // namespace

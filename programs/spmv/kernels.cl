@@ -151,8 +151,7 @@ __kernel void spmv_vector(int rows, __global const int *restrict row_ptr, __glob
 //    The row still in progress at the tile's end is the tile's carry (row, partial sum).
 //  - spmv_merge_fixup: adds each run of carries with the same row to y (the tile that
 //    completes a row has written its own part), in windows of SPMV_FIXUP_ITEMS carries
-//    per work-item; a run that leaves a window becomes that window's carry for a second
-//    pass of the same kernel with one work-group.
+//    per work-item; the window a run ends in adds the run's part in earlier windows too.
 // Every sum is taken in a fixed order: results are the same from run to run.
 
 // Rows completed after `diagonal` steps of the walk: the number of row ends among the first
@@ -316,22 +315,63 @@ __kernel void spmv_merge(int rows, int nnz, __global const int *restrict row_ptr
     }
 }
 
-// Adds runs of carries with the same row to y. Work-group w takes the window of
-// get_local_size * SPMV_FIXUP_ITEMS carries from w * that, work-item l a contiguous chunk of
-// SPMV_FIXUP_ITEMS of it. Runs that end inside the chunk it adds itself; a run that crosses
-// chunks is summed by the segmented scan and added by the chunk it ends in; a run that
-// leaves the window is not added but becomes the window's carry (next_row[w], next_val[w];
-// next_row[w] == rows when none), for a second pass with one work-group. Carries of the
-// same row are adjacent (rows grow with the tile index).
+// The part in earlier windows of the run that window [w0, w1) starts with: the run of
+// r0 = carry_row[w0] when it began before w0 and ends inside this window (its ending
+// window adds it whole; the windows it only crosses add nothing). Its first carry s is found
+// by binary search (carry rows never decrease); the work-group sums [s, w0) in a fixed
+// order: work-item l the carries s + l, s + l + B, ..., then a tree in local memory (B, the
+// work-group size, is a power of two). 0 otherwise. Every work-item reaches every barrier
+// (no early return: PoCL miscompiles one before a barrier, see nbody's kernels.cl).
+float fixup_earlier_part(int rows, int count, int w0, int w1, __global const int *restrict carry_row,
+                         __global const float *restrict carry_val, __local float *sv)
+{
+    const int r0 = carry_row[w0];
+    const int wanted = w0 > 0 && r0 < rows && carry_row[w0 - 1] == r0 && !(w1 < count && carry_row[w1] == r0);
+    int lo = w0, hi = w0 - 1;  // [s, w0): empty unless wanted
+    if (wanted) {
+        lo = 0;
+        while (lo < hi) {  // the first index of row r0
+            const int mid = (int)(((uint)lo + (uint)hi) >> 1);
+            if (carry_row[mid] < r0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+    }
+    const int lid = (int)get_local_id(0);
+    const int size = (int)get_local_size(0);
+    float part = 0.0f;
+    for (int k = lo + lid; k < w0; k += size)
+        part += carry_val[k];
+    sv[lid] = part;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int off = size >> 1; off > 0; off >>= 1) {
+        if (lid < off)
+            sv[lid] += sv[lid + off];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    const float total = sv[0];
+    barrier(CLK_LOCAL_MEM_FENCE);  // everyone has read sv[0] before the scan writes sv
+    return total;
+}
+
+// Adds each run of carries with the same row to y, once, in one launch. Work-group w takes
+// the window of get_local_size * SPMV_FIXUP_ITEMS carries from w * that, work-item l a
+// contiguous chunk of SPMV_FIXUP_ITEMS of it. Runs that end inside the chunk it adds
+// itself; a run that crosses chunks is summed by the segmented scan and added by the chunk
+// it ends in; a run that leaves the window is left to the window it ends in, which adds the
+// earlier windows' part of it too (fixup_earlier_part). Carries of the same row are
+// adjacent (rows grow with the tile index).
 __kernel void spmv_merge_fixup(int rows, int count, __global const int *restrict carry_row,
                                __global const float *restrict carry_val, __global float *restrict y,
-                               __global int *restrict next_row, __global float *restrict next_val,
                                __local float *sv, __local int *sf)
 {
     const int lid = (int)get_local_id(0);
     const int window = (int)get_local_size(0) * SPMV_FIXUP_ITEMS;
     const int w0 = (int)get_group_id(0) * window;
     const int w1 = min(w0 + window, count);
+    const float earlier = fixup_earlier_part(rows, count, w0, w1, carry_row, carry_val, sv);
+    const int r0 = carry_row[w0];
     const int c0 = min(w0 + lid * SPMV_FIXUP_ITEMS, w1), c1 = min(c0 + SPMV_FIXUP_ITEMS, w1);
     int row[SPMV_FIXUP_ITEMS];
     float value[SPMV_FIXUP_ITEMS];
@@ -360,14 +400,11 @@ __kernel void spmv_merge_fixup(int rows, int count, __global const int *restrict
     const float through = group_segmented_scan(sum, split || !continues, sv, sf, &before);
     const int leaves = c1 == w1 && w1 < count && carry_row[w1] == cur;
     if (c0 < c1) {
+        // Only the window's first run (row r0) has an earlier part.
         if (split && first_row < rows)
-            y[first_row] += (continues ? before : 0.0f) + first_sum;
+            y[first_row] += (first_row == r0 ? earlier : 0.0f) + (continues ? before : 0.0f) + first_sum;
         const int ends_here = c1 == w1 ? !leaves : carry_row[c1] != cur;
         if (ends_here && cur < rows)
-            y[cur] += through;
-    }
-    if (lid == (int)get_local_size(0) - 1) {
-        next_row[get_group_id(0)] = c0 < c1 && leaves ? cur : rows;
-        next_val[get_group_id(0)] = c0 < c1 && leaves ? through : 0.0f;
+            y[cur] += (cur == r0 ? earlier : 0.0f) + through;
     }
 }

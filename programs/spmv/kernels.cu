@@ -309,12 +309,46 @@ spmv_merge(int rows, int nnz, const int* __restrict__ row_ptr, const int* __rest
     }
 }
 
-// Adds runs of carries with the same row to y, as kernels.cl's spmv_merge_fixup (windows of
-// blockDim.x * SPMV_FIXUP_ITEMS carries, a run leaving a window becomes the window's carry).
-// Dynamic shared memory: the scan's values and flags (blockDim.x each).
+// kernels.cl's fixup_earlier_part: the earlier windows' part of the run the window starts
+// with, when that run ends inside the window; the same search, the same additions in the
+// same order (a strided sum per thread, then a tree in shared memory).
+__device__ __forceinline__ float fixup_earlier_part(int rows, int count, int w0, int w1,
+                                                    const int* __restrict__ carry_row,
+                                                    const float* __restrict__ carry_val, float* sv)
+{
+    const int r0 = __ldg(carry_row + w0);
+    const bool wanted = w0 > 0 && r0 < rows && __ldg(carry_row + w0 - 1) == r0 &&
+                        !(w1 < count && __ldg(carry_row + w1) == r0);
+    int lo = w0, hi = w0 - 1;
+    if (wanted) {
+        lo = 0;
+        while (lo < hi) {
+            const int mid = static_cast<int>((static_cast<unsigned>(lo) + static_cast<unsigned>(hi)) >> 1);
+            if (__ldg(carry_row + mid) < r0) lo = mid + 1;
+            else hi = mid;
+        }
+    }
+    const int lid = static_cast<int>(threadIdx.x);
+    const int size = static_cast<int>(blockDim.x);
+    float part = 0.0f;
+    for (int k = lo + lid; k < w0; k += size) part += __ldg(carry_val + k);
+    sv[lid] = part;
+    __syncthreads();
+    for (int off = size >> 1; off > 0; off >>= 1) {
+        if (lid < off) sv[lid] += sv[lid + off];
+        __syncthreads();
+    }
+    const float total = sv[0];
+    __syncthreads();
+    return total;
+}
+
+// Adds each run of carries with the same row to y once, as kernels.cl's spmv_merge_fixup
+// (windows of blockDim.x * SPMV_FIXUP_ITEMS carries; the window a run ends in adds its
+// earlier windows' part). Dynamic shared memory: the scan's values and flags (blockDim.x each).
 extern "C" __global__ void __launch_bounds__(SPMV_BLOCK)
 spmv_merge_fixup(int rows, int count, const int* __restrict__ carry_row, const float* __restrict__ carry_val,
-                 float* __restrict__ y, int* __restrict__ next_row, float* __restrict__ next_val)
+                 float* __restrict__ y)
 {
     extern __shared__ __align__(16) unsigned char smem[];
     float* sv = reinterpret_cast<float*>(smem);
@@ -323,6 +357,8 @@ spmv_merge_fixup(int rows, int count, const int* __restrict__ carry_row, const f
     const int window = static_cast<int>(blockDim.x) * SPMV_FIXUP_ITEMS;
     const int w0 = static_cast<int>(blockIdx.x) * window;
     const int w1 = min(w0 + window, count);
+    const float earlier = fixup_earlier_part(rows, count, w0, w1, carry_row, carry_val, sv);
+    const int r0 = __ldg(carry_row + w0);
     const int c0 = min(w0 + lid * SPMV_FIXUP_ITEMS, w1), c1 = min(c0 + SPMV_FIXUP_ITEMS, w1);
     int row[SPMV_FIXUP_ITEMS];
     float value[SPMV_FIXUP_ITEMS];
@@ -353,12 +389,10 @@ spmv_merge_fixup(int rows, int count, const int* __restrict__ carry_row, const f
     const float through = block_segmented_scan(sum, split || !continues, sv, sf, before);
     const bool leaves = c1 == w1 && w1 < count && __ldg(carry_row + w1) == cur;
     if (c0 < c1) {
-        if (split && first_row < rows) y[first_row] += (continues ? before : 0.0f) + first_sum;
+        // Only the window's first run (row r0) has an earlier part.
+        if (split && first_row < rows)
+            y[first_row] += (first_row == r0 ? earlier : 0.0f) + (continues ? before : 0.0f) + first_sum;
         const bool ends_here = c1 == w1 ? !leaves : __ldg(carry_row + c1) != cur;
-        if (ends_here && cur < rows) y[cur] += through;
-    }
-    if (lid == static_cast<int>(blockDim.x) - 1) {
-        next_row[blockIdx.x] = c0 < c1 && leaves ? cur : rows;
-        next_val[blockIdx.x] = c0 < c1 && leaves ? through : 0.0f;
+        if (ends_here && cur < rows) y[cur] += (cur == r0 ? earlier : 0.0f) + through;
     }
 }

@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <limits>
 #include <string>
-#include <vector>
 
 #include "device.hpp"
 #include "tuning.hpp"
@@ -43,15 +42,13 @@ inline std::uint32_t launch_groups(std::uint64_t needed, int compute_units) {
 }
 
 // The merge kernels' split of the rows + nnz steps of the merge path: one work-group per
-// tile of block * kMergeItems steps, one carry per tile. A fix-up pass takes windows of
-// block * fixup_items carries, one work-group each, and leaves one carry per window; passes
-// repeat until one window holds them all.
+// tile of block * kMergeItems steps, one carry per tile; the fix-up takes windows of
+// block * fixup_items carries, one work-group each, in one launch.
 struct MergeGeometry {
     std::uint32_t block = 0;
     std::uint32_t tile_items = 0;
     std::uint32_t tiles = 0;
-    std::vector<std::uint32_t> fixup_groups;  // work-groups of each fix-up pass; the last is 1
-    std::uint32_t windows() const { return fixup_groups.front(); }  // of the first pass
+    std::uint32_t windows = 0;  // fix-up work-groups
     // Local memory of spmv_merge's four blocks: words, done, scan values, scan flags.
     std::size_t words_bytes() const { return (std::size_t(tile_items) + 1) * 4; }
     std::size_t done_bytes() const { return std::size_t(tile_items) * 4; }
@@ -76,11 +73,7 @@ inline MergeGeometry merge_geometry(std::int64_t rows, std::int64_t nnz, std::ui
                     std::to_string(limit) + ")");
     g.tiles = std::uint32_t(std::max<std::uint64_t>((steps + g.tile_items - 1) / g.tile_items, 1));
     const std::uint64_t window = std::uint64_t(block) * std::uint64_t(std::max(fixup_items, 1));
-    std::uint64_t carries = g.tiles;
-    do {
-        carries = (carries + window - 1) / window;
-        g.fixup_groups.push_back(std::uint32_t(carries));
-    } while (carries > 1);
+    g.windows = std::uint32_t((g.tiles + window - 1) / window);
     return g;
 }
 
