@@ -36,10 +36,10 @@ inline constexpr int kScanWidth = 32;
 inline constexpr std::uint64_t kGroupsPerComputeUnit = 32;
 
 // Carries (one per merge tile) each work-item of the merge fix-up takes; a work-group's
-// window is kBlock * kFixupItems of them, and passes repeat until one window holds them all
-// (the 12k-18k tiles of the -l matrices: 48-70 windows, then one). One, not 16: the fix-up is
-// latency-bound, so more work-groups finish sooner. H100, 2026-11-26, merge on powerlaw-l,
-// longrows-l, emptyrows-l, cuda-native (ms): 1: 0.2146 0.1999 0.3436; 2: 0.2153 0.2005 0.3443;
+// window is kBlock * kFixupItems of them (the 12k-18k tiles of the -l matrices: 48-70
+// windows). One, not 16: the fix-up is latency-bound, so more work-groups finish sooner.
+// H100, 2026-11-26, merge on powerlaw-l, longrows-l, emptyrows-l, cuda-native, with the
+// two-pass fix-up of that day (ms): 1: 0.2146 0.1999 0.3436; 2: 0.2153 0.2005 0.3443;
 // 4: 0.2169 0.2022 0.3461; 16: 0.2276 0.2128 0.3567 (its first pass alone took 16 us in ncu).
 inline constexpr int kFixupItems = 1;
 
