@@ -43,7 +43,7 @@ std::unique_ptr<Instance> make_kernel_instance(Device& dev, Module& mod, std::sh
 // library loads; it is cheap, so callers check before building a large problem.
 // The merge variant for a module compiled with SPMV_FIXUP_ITEMS = fixup_items instead of
 // tuning.hpp's, in work-groups of `block` (0: the device's usual): tests use other window
-// widths and small work-groups to exercise rows that cross windows and several fix-up passes.
+// widths and small work-groups to exercise runs of carries that cross many windows.
 std::unique_ptr<Instance> make_merge_instance(Device& dev, Module& mod, std::shared_ptr<const Problem> problem,
                                               int fixup_items, std::uint32_t block = 0);
 

@@ -312,11 +312,10 @@ spmv_merge(int rows, int nnz, const int* __restrict__ row_ptr, const int* __rest
 // kernels.cl's fixup_earlier_part: the earlier windows' part of the run the window starts
 // with, when that run ends inside the window; the same search, the same additions in the
 // same order (a strided sum per thread, then a tree in shared memory).
-__device__ __forceinline__ float fixup_earlier_part(int rows, int count, int w0, int w1,
+__device__ __forceinline__ float fixup_earlier_part(int rows, int count, int w0, int w1, int r0,
                                                     const int* __restrict__ carry_row,
                                                     const float* __restrict__ carry_val, float* sv)
 {
-    const int r0 = __ldg(carry_row + w0);
     const bool wanted = w0 > 0 && r0 < rows && __ldg(carry_row + w0 - 1) == r0 &&
                         !(w1 < count && __ldg(carry_row + w1) == r0);
     int lo = w0, hi = w0 - 1;
@@ -357,8 +356,8 @@ spmv_merge_fixup(int rows, int count, const int* __restrict__ carry_row, const f
     const int window = static_cast<int>(blockDim.x) * SPMV_FIXUP_ITEMS;
     const int w0 = static_cast<int>(blockIdx.x) * window;
     const int w1 = min(w0 + window, count);
-    const float earlier = fixup_earlier_part(rows, count, w0, w1, carry_row, carry_val, sv);
     const int r0 = __ldg(carry_row + w0);
+    const float earlier = fixup_earlier_part(rows, count, w0, w1, r0, carry_row, carry_val, sv);
     const int c0 = min(w0 + lid * SPMV_FIXUP_ITEMS, w1), c1 = min(c0 + SPMV_FIXUP_ITEMS, w1);
     int row[SPMV_FIXUP_ITEMS];
     float value[SPMV_FIXUP_ITEMS];
