@@ -487,3 +487,22 @@ TEST(ClTranslate, SubGroupTestCallsEveryBuiltinOfTheOpenClShim) {
         EXPECT_TRUE(shim.count(required)) << required << " is not in subgroups.cl";
     EXPECT_EQ(used, shim);
 }
+
+// The load hints are the same names in the prelude and in the opencl backend's shim, and
+// tests/data/load_hints.cl (run on every backend by tests/test_load_hints.cpp) calls them all.
+TEST(ClTranslate, LoadHintsAreTheSameInThePreludeAndTheOpenClShim) {
+    const auto names = [](const std::string& text) {
+        static const std::regex name(R"(\b(tb_load_\w+)\s*\()");
+        std::set<std::string> out;
+        for (auto it = std::sregex_iterator(text.begin(), text.end(), name); it != std::sregex_iterator(); ++it)
+            out.insert((*it)[1]);
+        return out;
+    };
+    std::ifstream in(std::string(TRIBENCH_TEST_DATA) + "/load_hints.cl");
+    std::ostringstream test;
+    test << in.rdbuf();
+    const auto shim = names(tb::embedded_file("backends/opencl/load_hints.cl"));
+    EXPECT_TRUE(shim.count("tb_load_streaming"));
+    EXPECT_EQ(names(tb::embedded_file("backends/cuda/prelude.cuh")), shim);
+    EXPECT_EQ(names(test.str()), shim);
+}

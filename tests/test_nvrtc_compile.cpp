@@ -296,6 +296,16 @@ TEST(NvrtcPrelude, SubGroupBuiltinsAreWarpInstructions) {
     EXPECT_EQ(ptx.find("bar.sync"), std::string::npos) << "a block-wide barrier in a sub-group operation";
 }
 
+// The prelude's load hints are PTX cache operators (docs/prelude.md, "Load hints").
+TEST(NvrtcPrelude, LoadHintsAreStreamingLoads) {
+    const Source src{"tests/data/load_hints.cl", read_text(fs::path(TRIBENCH_TEST_DATA) / "load_hints.cl"), Dialect::OpenCL};
+    const std::string ptx = compile_to_ptx(src, {}, kArch).ptx;
+    std::size_t streaming = 0;
+    for (std::size_t at = ptx.find("ld.global.cs."); at != std::string::npos; at = ptx.find("ld.global.cs.", at + 1))
+        ++streaming;
+    EXPECT_EQ(streaming, 3u) << ptx;  // uint, int, float
+}
+
 TEST(NvrtcOptions, DefinesReachTheSource) {
     const Source src{"def.cu", "extern \"C\" __global__ void k(float* x) { x[0] = SCALE * x[1]; }\n", Dialect::Cuda};
     EXPECT_THROW(compile_to_ptx(src, {}, kArch), tb::Error);

@@ -486,5 +486,13 @@ TB_SG_TYPE(uint)
 #undef TB_SG_SCAN
 #undef TB_SG_REDUCE
 
+// ---- Load hints (tribench's own names; docs/prelude.md, "Load hints") ----------------------
+// Data read once goes through L1 and L2 evict-first (PTX ld.global.cs), as kernels.cu's
+// __ldcs, so that data read again stays cached. The opencl backend gives kernels.cl the same
+// names (backends/opencl/load_hints.cl).
+TB_CL_FN uint tb_load_streaming(const uint *p) { return __ldcs(p); }
+TB_CL_FN int tb_load_streaming(const int *p) { return __ldcs(p); }
+TB_CL_FN float tb_load_streaming(const float *p) { return __ldcs(p); }
+
 #undef TB_CL_FN
 #endif  // TRIBENCH_PRELUDE_CUH

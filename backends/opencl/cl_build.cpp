@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "cl_info.hpp"
+#include "cl_load_hints.hpp"
 #include "cl_subgroups.hpp"
 
 namespace tb::cl {
@@ -85,8 +86,10 @@ BuiltProgram build_program(const BuildTarget& t, const Source& src, const Compil
     const std::string options = build_options(opt);
     if (opt.math == MathMode::Precise) require_correctly_rounded(t, src);
 
-    // A source using sub-groups first gets this device's sub-group built-ins (cl_subgroups.hpp).
-    const std::string text = subgroup_preamble(t.device, src.text) + line_directive(src.file_name) + src.text;
+    // A source using sub-groups or load hints first gets this device's versions of them
+    // (cl_subgroups.hpp, cl_load_hints.hpp).
+    const std::string text = subgroup_preamble(t.device, src.text) + load_hint_preamble(t.device, src.text) +
+                             line_directive(src.file_name) + src.text;
     const char* strings[] = {text.c_str()};
     const std::size_t lengths[] = {text.size()};
 

@@ -253,15 +253,17 @@ __kernel void spmv_merge(int rows, int nnz, __global const int *restrict row_ptr
     {
         int c[SPMV_MERGE_ITEMS];
         float v[SPMV_MERGE_ITEMS];
+        // The matrix is read once: streaming loads keep x, gathered at random, in L2
+        // (tb_load_streaming: the backends' load hints, docs/prelude.md).
         for (int b = 0; b < SPMV_MERGE_ITEMS; ++b) {
             const int k = lid + b * block;
-            c[b] = k < tile_nnz ? col[j0 + k] : 0;
-            v[b] = k < tile_nnz ? val[j0 + k] : 0.0f;
+            c[b] = k < tile_nnz ? tb_load_streaming(col + j0 + k) : 0;
+            v[b] = k < tile_nnz ? tb_load_streaming(val + j0 + k) : 0.0f;
         }
         for (int b = 0; b <= SPMV_MERGE_ITEMS; ++b) {
             const int k = lid + b * block;
             if (k < ends)
-                words[k] = (uint)row_ptr[i0 + 1 + k];
+                words[k] = (uint)tb_load_streaming(row_ptr + i0 + 1 + k);
         }
         for (int b = 0; b < SPMV_MERGE_ITEMS; ++b) {
             const int k = lid + b * block;

@@ -5,7 +5,8 @@
 //  - read-only loads: plain p[i] through const __restrict__ pointers in scalar and vector,
 //    as kernels.cl (NVRTC emits the same ld.global.nc, with offsets folded into the address;
 //    __ldg(p + i) kept a 64-bit add per load: up to 25% slower on long rows), and __ldg in
-//    the merge kernels, where it measured 5-10% faster (docs/programs/spmv.md);
+//    the merge kernels, where it measured 5-10% faster (docs/programs/spmv.md); the merge
+//    kernel streams the matrix with __ldcs, which kernels.cl gets as tb_load_streaming;
 //  - warp shuffles for the vector kernel's row sums and the first level of the merge scan;
 //  - launch bounds, and the vector kernel's group size as a template parameter.
 // The tuning constants come from the host (programs/spmv/tuning.hpp).
@@ -249,16 +250,18 @@ spmv_merge(int rows, int nnz, const int* __restrict__ row_ptr, const int* __rest
     {
         int c[SPMV_MERGE_ITEMS];
         float v[SPMV_MERGE_ITEMS];
+        // The matrix is read once: streaming loads (ld.global.cs) keep x, gathered at
+        // random, in L2 (emptyrows-l 0.343 -> 0.306 ms, docs/programs/spmv.md).
         #pragma unroll
         for (int b = 0; b < SPMV_MERGE_ITEMS; ++b) {
             const int k = lid + b * block;
-            c[b] = k < tile_nnz ? __ldg(col + j0 + k) : 0;
-            v[b] = k < tile_nnz ? __ldg(val + j0 + k) : 0.0f;
+            c[b] = k < tile_nnz ? __ldcs(col + j0 + k) : 0;
+            v[b] = k < tile_nnz ? __ldcs(val + j0 + k) : 0.0f;
         }
         #pragma unroll
         for (int b = 0; b <= SPMV_MERGE_ITEMS; ++b) {
             const int k = lid + b * block;
-            if (k < ends) words[k] = static_cast<unsigned>(__ldg(row_ptr + i0 + 1 + k));
+            if (k < ends) words[k] = static_cast<unsigned>(__ldcs(row_ptr + i0 + 1 + k));
         }
         #pragma unroll
         for (int b = 0; b < SPMV_MERGE_ITEMS; ++b) {
