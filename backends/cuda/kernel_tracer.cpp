@@ -83,7 +83,12 @@ void CUPTIAPI on_buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer
     std::free(buffer);
 }
 
-constexpr CUpti_ActivityKind kKinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMSET,
+// KIND_KERNEL, not CONCURRENT_KERNEL: a gated region is one stream anyway, and concurrent
+// tracing changes what it measures. On the H100 (2026-11-26) it read the spans of the
+// kernels' own work (kmeans 10m-d4-k5 assign 65.8 us against ncu's 67.2) and slowed kernels
+// of many blocks (mandelbrot 8000x8000, 250,000 blocks: 1.2494 ms, events in the same
+// samples 1.2517, without CUPTI 1.2331); serial tracing read 67.6 and 1.2332 (ncu 1.2329).
+constexpr CUpti_ActivityKind kKinds[] = {CUPTI_ACTIVITY_KIND_KERNEL, CUPTI_ACTIVITY_KIND_MEMSET,
                                          CUPTI_ACTIVITY_KIND_MEMCPY};
 
 }  // namespace
