@@ -139,7 +139,7 @@ inline std::vector<KernelDecl> scan_kernels(const std::string& text, Dialect dia
         // Return type, attributes and launch bounds up to the name, which is followed by '('.
         std::size_t j = i + 1;
         while (j + 1 < t.size()) {
-            if (t[j] == "__attribute__" || t[j] == "__launch_bounds__" || t[j] == "__declspec") {
+            if (t[j] == "__attribute__" || t[j] == "__launch_bounds__" || t[j] == "TB_LAUNCH_BOUNDS" || t[j] == "__declspec") {
                 j = skip_group(t, j + 1);
                 if (j == 0) throw Error("unbalanced attribute after " + t[i]);
             } else if (is_ident(t[j]) && t[j + 1] == "(") {

@@ -449,8 +449,9 @@ TEST(ClTranslate, PreludeFeaturesFileTranslates) {
     EXPECT_EQ(line_count(t.text), line_count(src));
     std::vector<std::string> names;
     for (const auto& k : t.kernels) names.push_back(k.name);
-    EXPECT_EQ(names, (std::vector<std::string>{"work_items", "vectors", "atomics", "math", "local_memory", "no_params"}));
-    ASSERT_EQ(t.kernels.size(), 6u);
+    EXPECT_EQ(names, (std::vector<std::string>{"work_items", "vectors", "atomics", "math", "local_memory", "no_params",
+                                               "bounded"}));
+    ASSERT_EQ(t.kernels.size(), 7u);
     EXPECT_EQ(t.kernels[2].param_count, 5);
     EXPECT_EQ(t.kernels[2].local_params, (std::vector<int>{3, 4}));
     EXPECT_EQ(t.kernels[4].param_count, 8);

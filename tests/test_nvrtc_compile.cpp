@@ -296,6 +296,29 @@ TEST(NvrtcPrelude, SubGroupBuiltinsAreWarpInstructions) {
     EXPECT_EQ(ptx.find("bar.sync"), std::string::npos) << "a block-wide barrier in a sub-group operation";
 }
 
+// TB_LAUNCH_BOUNDS gives kernels.cl what __launch_bounds__(threads, min blocks) gives
+// kernels.cu, alone or beside reqd_work_group_size (docs/prelude.md, "Kernel attributes").
+TEST(NvrtcPrelude, LaunchBoundsWithAMinimumOfGroups) {
+    const Source src{"lb/kernels.cl",
+                     "__kernel __attribute__((reqd_work_group_size(256, 1, 1))) TB_LAUNCH_BOUNDS(256, 4) void both(__global float* x) {\n"
+                     "    x[get_global_id(0)] = 1.0f;\n"
+                     "}\n"
+                     "__kernel TB_LAUNCH_BOUNDS(128, 2) void alone(__global float* x) { x[get_global_id(0)] = 2.0f; }\n",
+                     Dialect::OpenCL};
+    const std::string ptx = compile_to_ptx(src, {}, kArch).ptx;
+    const auto both = ptx.find(".entry both"), alone = ptx.find(".entry alone");
+    ASSERT_NE(both, std::string::npos) << ptx;
+    ASSERT_NE(alone, std::string::npos) << ptx;
+    const auto section = [&](std::size_t at) {
+        const std::size_t end = ptx.find(".entry", at + 1);
+        return ptx.substr(at, end == std::string::npos ? std::string::npos : end - at);
+    };
+    EXPECT_NE(section(both).find(".maxntid 256, 1, 1"), std::string::npos) << section(both);
+    EXPECT_NE(section(both).find(".minnctapersm 4"), std::string::npos) << section(both);
+    EXPECT_NE(section(alone).find(".maxntid 128, 1, 1"), std::string::npos) << section(alone);
+    EXPECT_NE(section(alone).find(".minnctapersm 2"), std::string::npos) << section(alone);
+}
+
 // The prelude's load hints are PTX cache operators (docs/prelude.md, "Load hints").
 TEST(NvrtcPrelude, LoadHintsAreStreamingLoads) {
     const Source src{"tests/data/load_hints.cl", read_text(fs::path(TRIBENCH_TEST_DATA) / "load_hints.cl"), Dialect::OpenCL};

@@ -352,6 +352,21 @@ TEST_F(OpenClDevice, TwoDimensionalLaunchCoversGridTimesBlock) {
         for (std::uint32_t x = 0; x < w; ++x) ASSERT_EQ(got[y * w + x], x + 1000 * y) << x << "," << y;
 }
 
+// TB_LAUNCH_BOUNDS is cuda-prelude's; on OpenCL it must compile to nothing (docs/prelude.md).
+TEST_F(OpenClDevice, LaunchBoundsCompileToNothing) {
+    auto mod = dev_->compile(Source{"tests/bounds.cl",
+                                    "__kernel __attribute__((reqd_work_group_size(64, 1, 1))) TB_LAUNCH_BOUNDS(64, 8)\n"
+                                    "void bounded(__global uint *x) { x[get_global_id(0)] = 7u * (uint)get_global_id(0); }\n",
+                                    tb::Dialect::OpenCL},
+                             CompileOptions{});
+    Buffer out = dev_->alloc(128 * 4);
+    dev_->fill_u32(out, 0xFFFFFFFFu);
+    dev_->launch(mod->kernel("bounded"), Dim3{2}, Dim3{64}, Args(out));
+    std::vector<std::uint32_t> got(128);
+    dev_->download(got.data(), out, got.size() * 4);
+    for (std::uint32_t i = 0; i < 128; ++i) ASSERT_EQ(got[i], 7u * i) << i;
+}
+
 TEST_F(OpenClDevice, TimeMsMeasuresEnqueuedWork) {
     const std::uint32_t w = 256, h = 64;
     Buffer out = dev_->alloc(w * h * 4);

@@ -210,9 +210,9 @@ private:
         return std::string::npos;
     }
 
-    // Skips any `__attribute__((...))` starting at i.
+    // Skips any `__attribute__((...))` or `TB_LAUNCH_BOUNDS(...)` (prelude.cuh) starting at i.
     std::size_t skip_attributes(std::size_t i) const {
-        while (text(i) == "__attribute__" && is_punct(i + 1, '(')) {
+        while ((text(i) == "__attribute__" || text(i) == "TB_LAUNCH_BOUNDS") && is_punct(i + 1, '(')) {
             const std::size_t close = matching_paren(i + 1);
             if (close == std::string::npos) return t_.size();
             i = close + 1;

@@ -38,6 +38,12 @@
 // nearest statement is launch bounds of X*Y*Z threads (PTX .maxntid), which lets ptxas plan
 // registers for that size instead of 1024 threads, as __launch_bounds__ does in kernels.cu.
 #define reqd_work_group_size(X, Y, Z) launch_bounds((X) * (Y) * (Z))
+// TB_LAUNCH_BOUNDS(max_items, min_groups_per_cu) (tribench's, before `void`): what kernels.cu
+// says with __launch_bounds__(max_items, min_groups_per_cu) -- at most max_items work-items
+// per group, and registers capped so that min_groups_per_cu groups fit a multiprocessor.
+// OpenCL C has no way to say it; the opencl backend defines it empty. Beside
+// reqd_work_group_size the two launch_bounds merge (.maxntid and .minnctapersm).
+#define TB_LAUNCH_BOUNDS(max_items, min_groups_per_cu) __attribute__((launch_bounds(max_items, min_groups_per_cu)))
 
 // The one dynamic shared-memory pool behind every __local pointer parameter: the translator
 // turns `__local T *p` into `unsigned int p_tb_off` and declares `T *p = (T *)(tb_local_mem +

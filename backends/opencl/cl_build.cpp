@@ -61,6 +61,13 @@ void require_correctly_rounded(const BuildTarget& t, const Source& src) {
                     t.device_name + " does not support");
 }
 
+// kernels.cl may give cuda-prelude launch bounds with a minimum of resident groups
+// (TB_LAUNCH_BOUNDS, docs/prelude.md); OpenCL C cannot ask for that, so here it says nothing.
+std::string launch_bounds_preamble(const std::string& source) {
+    if (source.find("TB_LAUNCH_BOUNDS") == std::string::npos) return "";
+    return "#define TB_LAUNCH_BOUNDS(max_items, min_groups_per_cu)\n";
+}
+
 }  // namespace
 
 std::string build_options(const CompileOptions& opt) {
@@ -89,7 +96,7 @@ BuiltProgram build_program(const BuildTarget& t, const Source& src, const Compil
     // A source using sub-groups or load hints first gets this device's versions of them
     // (cl_subgroups.hpp, cl_load_hints.hpp).
     const std::string text = subgroup_preamble(t.device, src.text) + load_hint_preamble(t.device, src.text) +
-                             line_directive(src.file_name) + src.text;
+                             launch_bounds_preamble(src.text) + line_directive(src.file_name) + src.text;
     const char* strings[] = {text.c_str()};
     const std::size_t lengths[] = {text.size()};
 

@@ -30,7 +30,8 @@
 #ifndef FFT_SPLIT_EXCHANGE
 #error "FFT_SPLIT_EXCHANGE must come from the host (programs/fft/tuning.hpp)"
 #endif
-// Only kernels.cu's launch bounds read these; both files take the same constants (tests/test_dialect_parity.cpp).
+// Read only by the launch bounds: kernels.cu's __launch_bounds__ and TB_LAUNCH_BOUNDS here (cuda-prelude's
+// launch bounds; nothing on OpenCL, docs/prelude.md). Both files take the same constants (tests/test_dialect_parity.cpp).
 #ifndef FFT_CU_MIN_GROUPS
 #error "FFT_CU_MIN_GROUPS must come from the host (programs/fft/tuning.hpp)"
 #endif
@@ -335,7 +336,7 @@ inline void fft_pass(const int LR, const int STRIDED,
 
 // One kernel per R (written out: the prelude's rewriter reads kernel signatures as written);
 // the strided and the contiguous case are both compiled into each.
-__kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) void fft_r8(
+__kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS(FFT_GROUP, FFT_CU_MIN_GROUPS) void fft_r8(
     __global const float2 *restrict in, __global float2 *restrict out, __global const float2 *restrict tw,
     __global const float2 *restrict twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
     float in_im, float out_re, float out_im, __local float *sm)
@@ -344,7 +345,7 @@ __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) void fft_r8(
     else fft_pass(3, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
 }
 
-__kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) void fft_r16(
+__kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS(FFT_GROUP, FFT_CU_MIN_GROUPS) void fft_r16(
     __global const float2 *restrict in, __global float2 *restrict out, __global const float2 *restrict tw,
     __global const float2 *restrict twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
     float in_im, float out_re, float out_im, __local float *sm)
@@ -353,7 +354,7 @@ __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) void fft_r16(
     else fft_pass(4, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
 }
 
-__kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) void fft_r32(
+__kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS(FFT_GROUP, FFT_CU_MIN_GROUPS) void fft_r32(
     __global const float2 *restrict in, __global float2 *restrict out, __global const float2 *restrict tw,
     __global const float2 *restrict twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
     float in_im, float out_re, float out_im, __local float *sm)
@@ -362,7 +363,7 @@ __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) void fft_r32(
     else fft_pass(5, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
 }
 
-__kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) void fft_r64(
+__kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS(FFT_GROUP, FFT_CU_MIN_GROUPS) void fft_r64(
     __global const float2 *restrict in, __global float2 *restrict out, __global const float2 *restrict tw,
     __global const float2 *restrict twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
     float in_im, float out_re, float out_im, __local float *sm)
@@ -371,7 +372,7 @@ __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) void fft_r64(
     else fft_pass(6, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
 }
 
-__kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) void fft_r128(
+__kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS(FFT_GROUP, FFT_CU_MIN_GROUPS) void fft_r128(
     __global const float2 *restrict in, __global float2 *restrict out, __global const float2 *restrict tw,
     __global const float2 *restrict twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
     float in_im, float out_re, float out_im, __local float *sm)
@@ -380,7 +381,7 @@ __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) void fft_r128(
     else fft_pass(7, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
 }
 
-__kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) void fft_r256(
+__kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS(FFT_GROUP, FFT_CU_MIN_GROUPS) void fft_r256(
     __global const float2 *restrict in, __global float2 *restrict out, __global const float2 *restrict tw,
     __global const float2 *restrict twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
     float in_im, float out_re, float out_im, __local float *sm)
@@ -389,7 +390,7 @@ __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) void fft_r256(
     else fft_pass(8, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
 }
 
-__kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) void fft_r512(
+__kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS(FFT_GROUP, FFT_CU_MIN_GROUPS) void fft_r512(
     __global const float2 *restrict in, __global float2 *restrict out, __global const float2 *restrict tw,
     __global const float2 *restrict twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
     float in_im, float out_re, float out_im, __local float *sm)
@@ -398,7 +399,7 @@ __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) void fft_r512(
     else fft_pass(9, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
 }
 
-__kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) void fft_r1024(
+__kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS(FFT_GROUP, FFT_CU_MIN_GROUPS) void fft_r1024(
     __global const float2 *restrict in, __global float2 *restrict out, __global const float2 *restrict tw,
     __global const float2 *restrict twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
     float in_im, float out_re, float out_im, __local float *sm)
@@ -407,7 +408,7 @@ __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) void fft_r1024(
     else fft_pass(10, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
 }
 
-__kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) void fft_r2048(
+__kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS(FFT_GROUP, FFT_CU_MIN_GROUPS) void fft_r2048(
     __global const float2 *restrict in, __global float2 *restrict out, __global const float2 *restrict tw,
     __global const float2 *restrict twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
     float in_im, float out_re, float out_im, __local float *sm)
@@ -416,7 +417,7 @@ __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) void fft_r2048(
     else fft_pass(11, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
 }
 
-__kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) void fft_r4096(
+__kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS(FFT_GROUP, FFT_CU_MIN_GROUPS_R4096) void fft_r4096(
     __global const float2 *restrict in, __global float2 *restrict out, __global const float2 *restrict tw,
     __global const float2 *restrict twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
     float in_im, float out_re, float out_im, __local float *sm)

@@ -22,7 +22,8 @@
 #ifndef NBODY_UNROLL
 #error "NBODY_UNROLL must come from the host (programs/nbody/tuning.hpp)"
 #endif
-// Only kernels.cu's launch bounds read these; both files take the same constants (tests/test_dialect_parity.cpp).
+// Read only by the launch bounds: kernels.cu's __launch_bounds__ and TB_LAUNCH_BOUNDS here (cuda-prelude's
+// launch bounds; nothing on OpenCL, docs/prelude.md). Both files take the same constants (tests/test_dialect_parity.cpp).
 #ifndef NBODY_GROUP_SIZE
 #error "NBODY_GROUP_SIZE must come from the host (programs/nbody/tuning.hpp)"
 #endif
@@ -77,7 +78,7 @@ static inline void nb_integrate(int i, float ax, float ay, float az, float dt, _
     pos_out[i] = r;
 }
 
-__kernel void nbody_step(__global const float4 *restrict pos_in,
+__kernel TB_LAUNCH_BOUNDS(NBODY_GROUP_SIZE, NBODY_MIN_GROUPS_PER_UNIT) void nbody_step(__global const float4 *restrict pos_in,
                          __global const float4 *restrict vel_in,
                          __global float4 *restrict pos_out,
                          __global float4 *restrict vel_out,

@@ -20,7 +20,9 @@
 #ifndef SPMV_FIXUP_ITEMS
 #error "SPMV_FIXUP_ITEMS must come from the host (programs/spmv/tuning.hpp)"
 #endif
-// Only kernels.cu's launch bounds read this; both files take the same constants (tests/test_dialect_parity.cpp).
+// Read only by the launch bounds: kernels.cu's __launch_bounds__ and the vector kernel's TB_LAUNCH_BOUNDS here
+// (cuda-prelude's launch bounds; nothing on OpenCL, docs/prelude.md). Both files take the same constants
+// (tests/test_dialect_parity.cpp).
 #ifndef SPMV_BLOCK
 #error "SPMV_BLOCK must come from the host (programs/spmv/tuning.hpp)"
 #endif
@@ -75,9 +77,10 @@ __kernel void spmv_scalar(int rows, __global const int *restrict row_ptr, __glob
 // `group`, and emulated ones are themselves local memory and barriers: test_spmv on PoCL took
 // 5.9 s with them against 5.4). Both add the same values in the same order.
 // The row loop is uniform over the work-group, as barriers and the emulation require.
-__kernel void spmv_vector(int rows, __global const int *restrict row_ptr, __global const int *restrict col,
-                          __global const float *restrict val, __global const float *restrict x,
-                          __global float *restrict y, int group, __local float *partial)
+__kernel TB_LAUNCH_BOUNDS(SPMV_BLOCK, 2048 / SPMV_BLOCK)
+void spmv_vector(int rows, __global const int *restrict row_ptr, __global const int *restrict col,
+                 __global const float *restrict val, __global const float *restrict x,
+                 __global float *restrict y, int group, __local float *partial)
 {
     TB_SUB_GROUP_SCRATCH(SPMV_BLOCK);
     const uint n = (uint)rows;

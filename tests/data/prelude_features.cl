@@ -165,3 +165,8 @@ __kernel void local_memory(__global const float *restrict in, __global float *re
 }
 
 __kernel void no_params(void) {}
+
+// tribench's launch bounds beside reqd_work_group_size (cuda-prelude: .maxntid 64, .minnctapersm 8).
+__kernel __attribute__((reqd_work_group_size(64, 1, 1))) TB_LAUNCH_BOUNDS(64, 8) void bounded(__global float *x) {
+    x[get_global_id(0)] = 1.0f;
+}
