@@ -68,27 +68,27 @@ __kernel void spmv_scalar(int rows, __global const int *restrict row_ptr, __glob
     }
 }
 
-// vector: `group` consecutive work-items per row (a power of two up to 32 dividing the
+// vector: G consecutive work-items per row (G a power of two up to 32 dividing the
 // work-group size, chosen by the host from the mean row length). The group reads its row's
 // non-zeros side by side (coalesced), then sums its lanes in a tree: where sub-groups are
 // warps (cuda-prelude; the opencl backend on NVIDIA, docs/prelude.md) by sub-group
 // shuffles, kernels.cu's __shfl_down_sync tree; elsewhere the same tree through `partial` in
-// local memory, a barrier per step (a platform's own sub-groups may be narrower than
-// `group`, and emulated ones are themselves local memory and barriers: test_spmv on PoCL took
-// 5.9 s with them against 5.4). Both add the same values in the same order.
+// local memory, a barrier per step (a platform's own sub-groups may be narrower than G, and
+// emulated ones are themselves local memory and barriers: test_spmv on PoCL took 5.9 s with
+// them against 5.4). Both add the same values in the same order.
 // The row loop is uniform over the work-group, as barriers and the emulation require.
-__kernel TB_LAUNCH_BOUNDS(SPMV_BLOCK, 2048 / SPMV_BLOCK)
-void spmv_vector(int rows, __global const int *restrict row_ptr, __global const int *restrict col,
-                 __global const float *restrict val, __global const float *restrict x,
-                 __global float *restrict y, int group, __local float *partial)
+// G is a constant in each call (the kernel's switch), as kernels.cu's template parameter,
+// so the batch's offsets and the tree are unrolled.
+inline void vector_rows(int rows, __global const int *restrict row_ptr, __global const int *restrict col,
+                        __global const float *restrict val, __global const float *restrict x,
+                        __global float *restrict y, __local float *partial, const int G TB_SG_PARAM)
 {
-    TB_SUB_GROUP_SCRATCH(SPMV_BLOCK);
     const uint n = (uint)rows;
     const int lid = (int)get_local_id(0);
-    const int lane = lid & (group - 1);
-    const uint rows_per_group = (uint)get_local_size(0) / (uint)group;
+    const int lane = lid & (G - 1);
+    const uint rows_per_group = (uint)get_local_size(0) / (uint)G;
     const uint step = (uint)get_num_groups(0) * rows_per_group;
-    uint row = (uint)get_group_id(0) * rows_per_group + (uint)(lid / group);
+    uint row = (uint)get_group_id(0) * rows_per_group + (uint)(lid / G);
     int k = 0, end = 0;
     if (row < n) {
         k = row_ptr[row] + lane;
@@ -102,21 +102,21 @@ void spmv_vector(int rows, __global const int *restrict row_ptr, __global const 
             next_end = row_ptr[next + 1];
         }
         float sum = 0.0f;
-        for (; k < end; k += group * SPMV_VECTOR_BATCH) {
+        for (; k < end; k += G * SPMV_VECTOR_BATCH) {
             int c[SPMV_VECTOR_BATCH];
             float v[SPMV_VECTOR_BATCH];
             for (int j = 0; j < SPMV_VECTOR_BATCH; ++j) {
-                const int e = k + j * group;
+                const int e = k + j * G;
                 c[j] = e < end ? col[e] : 0;
                 v[j] = e < end ? val[e] : 0.0f;
             }
             for (int j = 0; j < SPMV_VECTOR_BATCH; ++j)
-                if (k + j * group < end)
+                if (k + j * G < end)
                     sum += v[j] * x[c[j]];
         }
         // Lane i adds lane i + off: lane 0 of each row's lanes ends with the row's sum.
 #if TB_SUB_GROUP_SIZE == 32 && !defined(TB_SUBGROUPS_EMULATED)
-        for (int off = group >> 1; off > 0; off >>= 1)
+        for (int off = G >> 1; off > 0; off >>= 1)
             sum += sub_group_shuffle_down(sum, (uint)off);  // other lanes may mix rows: unused
         if (lane == 0 && row < n)
             y[row] = sum;
@@ -125,7 +125,7 @@ void spmv_vector(int rows, __global const int *restrict row_ptr, __global const 
         barrier(CLK_LOCAL_MEM_FENCE);
         // No element is both read and written in a step, and the barrier after the last step
         // orders these reads before the next row's writes.
-        for (int off = group >> 1; off > 0; off >>= 1) {
+        for (int off = G >> 1; off > 0; off >>= 1) {
             if (lane < off)
                 partial[lid] += partial[lid + off];
             barrier(CLK_LOCAL_MEM_FENCE);
@@ -135,6 +135,21 @@ void spmv_vector(int rows, __global const int *restrict row_ptr, __global const 
 #endif
         k = next_k;
         end = next_end;
+    }
+}
+
+__kernel TB_LAUNCH_BOUNDS(SPMV_BLOCK, 2048 / SPMV_BLOCK)
+void spmv_vector(int rows, __global const int *restrict row_ptr, __global const int *restrict col,
+                 __global const float *restrict val, __global const float *restrict x,
+                 __global float *restrict y, int group, __local float *partial)
+{
+    TB_SUB_GROUP_SCRATCH(SPMV_BLOCK);
+    switch (group) {
+    case 2: vector_rows(rows, row_ptr, col, val, x, y, partial, 2 TB_SG_ARG); break;
+    case 4: vector_rows(rows, row_ptr, col, val, x, y, partial, 4 TB_SG_ARG); break;
+    case 8: vector_rows(rows, row_ptr, col, val, x, y, partial, 8 TB_SG_ARG); break;
+    case 16: vector_rows(rows, row_ptr, col, val, x, y, partial, 16 TB_SG_ARG); break;
+    default: vector_rows(rows, row_ptr, col, val, x, y, partial, 32 TB_SG_ARG); break;
     }
 }
 
