@@ -392,15 +392,17 @@ public:
             throw GateTimeout("gated timing: the stream was held for " + std::to_string(kGateTimeoutNs / 1000000) +
                               " ms while the work was enqueued (it synchronises, or enqueues more launches than "
                               "the stream queues)");
+        float ms = 0;
+        TB_CU(cuEventElapsedTime, &ms, start_, stop_);
         last_clock_ = "events";
         if (timing_mode() == TimingMode::Gated && tracer.enabled()) {
-            if (const std::uint64_t ns = tracer.span_ns(); ns > 0) {
+            // CUPTI's span lies inside the events' bracket; one that does not (by more than the
+            // events' 0.5 us resolution) is not trusted.
+            if (const std::uint64_t ns = tracer.span_ns(); ns > 0 && double(ns) / 1e6 <= double(ms) + 0.001) {
                 last_clock_ = "cupti";
                 return double(ns) / 1e6;  // correctly rounded: 74272 ns prints as 0.074272 ms
             }
         }
-        float ms = 0;
-        TB_CU(cuEventElapsedTime, &ms, start_, stop_);
         return ms;
     }
 
