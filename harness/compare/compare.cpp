@@ -124,6 +124,9 @@ Comparison compare_results(const Results& old_r, const Results& new_r, const Com
             c.noise_threshold = t >= 0;
             if (c.noise_threshold) c.threshold_pct = t;
         }
+        if (old_ok && new_ok && o.timing_clock != n.timing_clock)
+            cmp.clock_mismatches.push_back(o.name + ": timed by " + o.timing_clock + " in OLD and by " + n.timing_clock +
+                                           " in NEW");
         if (old_ok && new_ok) judge_timings(c, o, n, opt);
         else if (old_ok && (n.status == Status::ValidationFailed || n.status == Status::Error)) c.verdict = Verdict::Broken;
         else if (!old_ok && new_ok) c.verdict = Verdict::Fixed;

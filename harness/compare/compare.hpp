@@ -64,6 +64,9 @@ struct Comparison {
     CompareOptions options;
     std::vector<ComparedBenchmark> benchmarks;  // OLD's order, then those only in NEW
     std::vector<std::string> device_mismatches; // with --force: what differed
+    // Benchmarks timed by different clocks in OLD and NEW (say cupti, then events): their
+    // medians differ by the clocks' offset, not only by the kernel (docs/measurement.md).
+    std::vector<std::string> clock_mismatches;
     std::size_t count(Verdict v) const;
     bool has_failure() const;
     int exit_code() const { return has_failure() ? 1 : 0; }

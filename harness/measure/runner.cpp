@@ -88,6 +88,7 @@ private:
         bool started = false;
         bool ready = false;  // validated; timing may proceed
         double shared_setup_ms = 0;  // opening the device and compiling, left out of wall_ms
+        std::map<std::string, std::size_t> sample_clocks;  // samples per clock (Device::timing_clock)
         BenchmarkResult result;
     };
 
@@ -288,7 +289,7 @@ private:
             measure_gb_iterations(i, st);
         else
             measure_until_stable(i, st);
-        if (s.ready) s.result.timing_clock = current_device_->timing_clock();
+        if (s.ready) record_clocks(s);
         if (s.ready && opt_.batch && !interrupted()) measure_batch(*current_device_, *current_, s.result);
         if (s.ready) s.result.status = Status::Ok;
     }
@@ -315,7 +316,23 @@ private:
     // One timed run; the L2 flush, when asked for, happens outside the timed region.
     double sample() {
         if (opt_.l2_flush) flush_.before_sample(*current_device_);
-        return timed_run(*current_device_, *current_, states_[current_index_].result);
+        const double ms = timed_run(*current_device_, *current_, states_[current_index_].result);
+        ++states_[current_index_].sample_clocks[current_device_->timing_clock()];
+        return ms;
+    }
+
+    // The clock of most samples; samples read by another clock (CUDA: a region CUPTI gave no
+    // span for, docs/measurement.md) are said in the note, as they shift the median.
+    static void record_clocks(State& s) {
+        std::size_t most = 0, all = 0;
+        for (const auto& [clock, n] : s.sample_clocks) {
+            all += n;
+            if (n > most) most = n, s.result.timing_clock = clock;
+        }
+        if (s.sample_clocks.size() < 2) return;
+        std::string note = "clocks of the samples:";
+        for (const auto& [clock, n] : s.sample_clocks) note += " " + std::to_string(n) + " of " + std::to_string(all) + " " + clock;
+        s.result.timing_note += (s.result.timing_note.empty() ? "" : "; ") + note;
     }
 
     bool stop_for_interrupt(State& s, benchmark::State& st) {

@@ -26,6 +26,7 @@ json comparison_json(const Comparison& c, const RunLabels& l) {
               {"threshold_pct", c.options.threshold_pct},
               {"forced", c.options.force},
               {"device_mismatches", c.device_mismatches},
+              {"clock_mismatches", c.clock_mismatches},
               {"exit_code", c.exit_code()}};
     json summary = json::object();
     for (const auto& b : c.benchmarks) summary[to_string(b.verdict)] = c.count(b.verdict);
