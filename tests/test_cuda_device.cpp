@@ -442,8 +442,9 @@ TEST_F(CudaDeviceTest, GraphReplayMatchesStreamLaunches) {
     }
 }
 
-// Gated timing of a graph launch: CUPTI's serial tracing leaves graph kernels untimed, so the
-// clock must fall back to events, never report a span from a missing start (a timestamp).
+// Gated timing of a graph launch is plausible: CUPTI's records of graph kernels are used when
+// they have timestamps (serial tracing leaves them without: events then), never a span from
+// a missing start (that reads as a timestamp).
 TEST_F(CudaDeviceTest, GatedTimingOfAGraphLaunchIsPlausible) {
     Device& d = *native;
     const std::uint32_t n = 1u << 20;

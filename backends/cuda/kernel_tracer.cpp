@@ -83,13 +83,13 @@ void CUPTIAPI on_buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer
     std::free(buffer);
 }
 
-// KIND_KERNEL, not CONCURRENT_KERNEL: a gated region is one stream anyway, and concurrent
-// tracing changes what it measures. On the H100 (2026-11-26) it read the spans of the
-// kernels' own work (kmeans 10m-d4-k5 assign 65.8 us against ncu's 67.2) and slowed kernels
-// of many blocks (mandelbrot 8000x8000, 250,000 blocks: 1.2494 ms, events in the same
-// samples 1.2517, without CUPTI 1.2331); serial tracing read 67.6 and 1.2332 (ncu 1.2329).
-// Serial tracing does not time kernels launched from graphs: span_ns gives none for those.
-constexpr CUpti_ActivityKind kKinds[] = {CUPTI_ACTIVITY_KIND_KERNEL, CUPTI_ACTIVITY_KIND_MEMSET,
+// CONCURRENT_KERNEL, not KIND_KERNEL. Both were measured on the H100 (2026-11-26, docs/
+// measurement.md). Serial tracing (KIND_KERNEL) matched ncu within 1.3% on single kernels
+// but put ~3 us of idle GPU time between the kernels of a region (kmeans 200k-d2-k5 full,
+// 30 launches: 0.179 ms against 0.097) and left kernels launched from graphs untimed.
+// Concurrent tracing adds no gaps; it slows kernels of very many blocks by up to ~1.3%
+// (mandelbrot 8000x8000, 250,000 blocks: 1.2494 ms against 1.2331 without CUPTI).
+constexpr CUpti_ActivityKind kKinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMSET,
                                          CUPTI_ACTIVITY_KIND_MEMCPY};
 
 }  // namespace
@@ -181,8 +181,8 @@ std::uint64_t KernelTracer::span_ns() {
     bool untimed = false;
     for (const Span& s : g_spans) {
         if (s.skipped) continue;
-        // Serial tracing leaves kernels launched from a graph untimed (start = end = 0,
-        // CUDA 13.0): without them the span would be wrong, so there is none.
+        // A record without timestamps (serial tracing leaves graph kernels so, CUDA 13.0)
+        // would make the span wrong, so there is none.
         if (s.start == 0 || s.end < s.start) {
             untimed = true;
             continue;

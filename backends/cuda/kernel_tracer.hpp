@@ -25,7 +25,7 @@ public:
     // Drops every record so far (call before the region's work is enqueued).
     void discard();
     // After the region has completed: nanoseconds from the first start to the last end of the
-    // records since discard(); 0 if there was none or one was left untimed (graph launches).
+    // records since discard(); 0 if there was none or one was left without timestamps.
     std::uint64_t span_ns();
     bool enabled() const { return enabled_; }
 

@@ -9,8 +9,8 @@
 //     folded into the address (__ldg(p + i) kept a 64-bit add per load; 7-15% slower on
 //     the 16M-point datasets, docs/programs/fft.md);
 //   - __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) caps registers so that that many groups
-//     share an SM (fft_r4096: FFT_CU_MIN_GROUPS_R4096); kernels.cl can only promise its group
-//     size (reqd_work_group_size);
+//     share an SM (fft_r4096: FFT_CU_MIN_GROUPS_R4096); kernels.cl says the same with
+//     TB_LAUNCH_BOUNDS, which cuda-prelude honours and OpenCL cannot;
 //   - the local planes are the launch's dynamic shared memory (kernels.cl: a __local argument).
 
 #ifndef FFT_TW_LOG2

@@ -8,7 +8,9 @@
 //    the merge kernels, where it measured 5-10% faster (docs/programs/spmv.md); the merge
 //    kernel streams the matrix with __ldcs, which kernels.cl gets as tb_load_streaming;
 //  - warp shuffles for the vector kernel's row sums and the first level of the merge scan;
-//  - launch bounds, and the vector kernel's group size as a template parameter.
+//  - launch bounds (kernels.cl's TB_LAUNCH_BOUNDS gives cuda-prelude the vector kernel's),
+//    and the vector kernel's group size as a template parameter (kernels.cl: a constant
+//    argument of an inline function behind the same switch).
 // The tuning constants come from the host (programs/spmv/tuning.hpp).
 #ifndef SPMV_BLOCK
 #error "SPMV_BLOCK must come from the host (programs/spmv/tuning.hpp)"
