@@ -7,8 +7,6 @@
 
 namespace tb::cl {
 
-const char* to_string(LoadHintMode m) { return m == LoadHintMode::Ptx ? "ptx" : "plain"; }
-
 LoadHintMode load_hint_mode(cl_device_id d) {
     const bool nvidia = is_nvidia_platform(device_value<cl_platform_id>(d, CL_DEVICE_PLATFORM, "CL_DEVICE_PLATFORM"));
     const char* env = std::getenv("TRIBENCH_OPENCL_LOAD_HINTS");

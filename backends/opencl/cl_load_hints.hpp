@@ -13,7 +13,6 @@ enum class LoadHintMode {
     Ptx,    // NVIDIA's OpenCL: ld.global.cs through inline PTX, as cuda-prelude's __ldcs
     Plain,  // anything else: plain loads
 };
-const char* to_string(LoadHintMode m);
 
 // The mode for a device: Ptx on NVIDIA's platform, else Plain; TRIBENCH_OPENCL_LOAD_HINTS=
 // ptx|plain overrides it (plain on NVIDIA measures what the hint is worth). Throws

@@ -327,7 +327,10 @@ private:
         std::size_t most = 0, all = 0;
         for (const auto& [clock, n] : s.sample_clocks) {
             all += n;
-            if (n > most) most = n, s.result.timing_clock = clock;
+            if (n > most) {
+                most = n;
+                s.result.timing_clock = clock;
+            }
         }
         if (s.sample_clocks.size() < 2) return;
         std::string note = "clocks of the samples:";
