@@ -34,6 +34,7 @@ struct FakeBehaviour {
     int sleep_us_per_sample = 0;           // wall time a sample takes
     std::optional<ClockSample> clock;      // what clock_sample() returns
     int launches_per_run = 1;
+    std::vector<std::string> clocks;       // timing_clock() after the n-th time_ms: clocks[n % size]
 };
 FakeBehaviour behaviour;
 
@@ -71,11 +72,15 @@ public:
     double time_ms(const std::function<void()>& work) override {
         if (timing_mode() == TimingMode::Gated && behaviour.gate_times_out) throw GateTimeout("gate held too long");
         region_launches_ = 0;
+        ++regions_;
         work();
         if (behaviour.sleep_us_per_sample) std::this_thread::sleep_for(std::chrono::microseconds(behaviour.sleep_us_per_sample));
         return behaviour.ms_per_launch * double(region_launches_);
     }
     bool supports_gated_timing() const override { return behaviour.can_gate; }
+    std::string timing_clock() const override {
+        return behaviour.clocks.empty() ? "events" : behaviour.clocks[std::size_t(regions_ - 1) % behaviour.clocks.size()];
+    }
     std::optional<ClockSample> clock_sample() override { return behaviour.clock; }
 
 protected:
@@ -86,6 +91,7 @@ private:
     DeviceInfo info_;
     std::uint64_t next_ = 0;
     std::int64_t region_launches_ = 0;
+    std::int64_t regions_ = 0;
 };
 
 class FakeBackend final : public Backend {
@@ -178,6 +184,26 @@ TEST_F(RunnerTiming, GatesWhereTheBackendCan) {
     RunnerOptions plain = quick_options();
     plain.timing = TimingMode::Plain;
     for (const auto& b : run_fake(1, plain).benchmarks) EXPECT_EQ(b.timing, "plain");
+}
+
+// A result's clock is that of most of its samples, and samples read by another clock (CUDA:
+// regions CUPTI gave no span for) are counted in the note; one clock leaves the note empty.
+TEST_F(RunnerTiming, SamplesReadByDifferentClocksAreCounted) {
+    RunnerOptions opt = quick_options();
+    opt.rule.min_samples = opt.rule.max_samples = 4;
+    opt.batch = false;
+    behaviour.clocks = {"cupti", "cupti", "cupti", "events"};  // any 4 regions in a row: one events
+    for (const auto& b : run_fake(1, opt).benchmarks) {
+        ASSERT_EQ(b.status, Status::Ok) << b.error;
+        ASSERT_EQ(b.samples_ms.size(), 4u);
+        EXPECT_EQ(b.timing_clock, "cupti");
+        EXPECT_EQ(b.timing_note, "clocks of the samples: 3 of 4 cupti 1 of 4 events");
+    }
+    behaviour.clocks = {"cupti"};
+    for (const auto& b : run_fake(1, opt).benchmarks) {
+        EXPECT_EQ(b.timing_clock, "cupti");
+        EXPECT_TRUE(b.timing_note.empty()) << b.timing_note;
+    }
 }
 
 TEST_F(RunnerTiming, SaysWhyItTimedPlainly) {
