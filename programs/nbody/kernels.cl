@@ -78,12 +78,13 @@ static inline void nb_integrate(int i, float ax, float ay, float az, float dt, _
     pos_out[i] = r;
 }
 
-__kernel TB_LAUNCH_BOUNDS(NBODY_GROUP_SIZE, NBODY_MIN_GROUPS_PER_UNIT) void nbody_step(__global const float4 *restrict pos_in,
-                         __global const float4 *restrict vel_in,
-                         __global float4 *restrict pos_out,
-                         __global float4 *restrict vel_out,
-                         int n, float dt, float eps2,
-                         __local float4 *tile)
+__kernel TB_LAUNCH_BOUNDS(NBODY_GROUP_SIZE, NBODY_MIN_GROUPS_PER_UNIT)
+void nbody_step(__global const float4 *restrict pos_in,
+                __global const float4 *restrict vel_in,
+                __global float4 *restrict pos_out,
+                __global float4 *restrict vel_out,
+                int n, float dt, float eps2,
+                __local float4 *tile)
 {
     const int tx = (int)get_local_id(0);
     const int ty = (int)get_local_id(1);
