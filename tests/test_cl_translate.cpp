@@ -465,6 +465,14 @@ TEST(ClTranslate, PreludeFeaturesFileTranslates) {
 
 }  // namespace
 
+// The distinct first groups of every match of `re` in text.
+static std::set<std::string> first_groups(const std::string& text, const std::regex& re) {
+    std::set<std::string> out;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator(); ++it)
+        out.insert((*it)[1]);
+    return out;
+}
+
 // Every sub-group built-in the opencl backend's shim provides is called by
 // tests/data/subgroups.cl, which runs on every backend (tests/test_subgroups.cpp) and
 // compiles through the prelude (tests/test_nvrtc_compile.cpp): so kernels.cl gets the same
@@ -472,10 +480,7 @@ TEST(ClTranslate, PreludeFeaturesFileTranslates) {
 TEST(ClTranslate, SubGroupTestCallsEveryBuiltinOfTheOpenClShim) {
     const auto names = [](const std::string& text) {
         static const std::regex name(R"(\b((?:get_(?:max_|num_)?sub_group\w*)|(?:sub_group_\w+))\b)");
-        std::set<std::string> out;
-        for (auto it = std::sregex_iterator(text.begin(), text.end(), name); it != std::sregex_iterator(); ++it)
-            out.insert((*it)[1]);
-        return out;
+        return first_groups(text, name);
     };
     std::ifstream in(std::string(TRIBENCH_TEST_DATA) + "/subgroups.cl");
     std::ostringstream test;
@@ -494,10 +499,7 @@ TEST(ClTranslate, SubGroupTestCallsEveryBuiltinOfTheOpenClShim) {
 TEST(ClTranslate, LoadHintsAreTheSameInThePreludeAndTheOpenClShim) {
     const auto names = [](const std::string& text) {
         static const std::regex name(R"(\b(tb_load_\w+)\s*\()");
-        std::set<std::string> out;
-        for (auto it = std::sregex_iterator(text.begin(), text.end(), name); it != std::sregex_iterator(); ++it)
-            out.insert((*it)[1]);
-        return out;
+        return first_groups(text, name);
     };
     std::ifstream in(std::string(TRIBENCH_TEST_DATA) + "/load_hints.cl");
     std::ostringstream test;

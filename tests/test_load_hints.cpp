@@ -6,18 +6,20 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
-#include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "backend.hpp"
+#include "every_device.hpp"
 #include "scoped_env.hpp"
 
 namespace {
 
 using namespace tb;
 using tb::test::ScopedEnv;
+using tb::test::check_every_device;
+using tb::test::devices_of;
 
 constexpr std::uint32_t kN = 1000;  // not a multiple of 7: i * 7 % n is a permutation
 
@@ -67,47 +69,16 @@ void check_device(Device& dev) {
     EXPECT_EQ(wrong, 0) << "first wrong " << first;
 }
 
-std::vector<DeviceInfo> devices_of(Backend& b, std::string& why) {
-    try {
-        return b.devices();
-    } catch (const Error& e) {
-        why = e.what();
-        return {};
-    }
-}
-
+// Plain loads are what devices other than NVIDIA's get anyway: NVIDIA's alone is checked
+// with them as well.
 TEST(LoadHints, OnEveryOpenClDeviceInItsOwnModeAndOnNvidiaAlsoPlain) {
-    auto backend = make_backend("opencl");
-    std::string why;
-    const auto infos = devices_of(*backend, why);
-    if (infos.empty()) GTEST_SKIP() << "no OpenCL device: " << why;
-    for (std::size_t i = 0; i < infos.size(); ++i)
-        for (const char* mode : {"", "plain"}) {
-            if (*mode && !infos[i].is_nvidia) continue;  // plain is what the others get anyway
-            SCOPED_TRACE(infos[i].name + " (" + infos[i].platform + "), load hints " + (*mode ? mode : "by platform"));
-            ScopedEnv env("TRIBENCH_OPENCL_LOAD_HINTS", *mode ? mode : nullptr);
-            auto dev = backend->open(i);
-            check_device(*dev);
-            std::cout << "[ checked  ] " << infos[i].name << " (" << infos[i].platform << "), load hints "
-                      << (*mode ? mode : "by platform") << std::endl;
-        }
+    const std::string none = check_every_device("opencl", "TRIBENCH_OPENCL_LOAD_HINTS", "plain", check_device);
+    if (!none.empty()) GTEST_SKIP() << none;
 }
 
 TEST(LoadHints, OnEveryCudaPreludeDevice) {
-    std::unique_ptr<Backend> backend;
-    try {
-        backend = make_backend("cuda-prelude");
-    } catch (const Error& e) {
-        GTEST_SKIP() << e.what();
-    }
-    std::string why;
-    const auto infos = devices_of(*backend, why);
-    if (infos.empty()) GTEST_SKIP() << "no CUDA device: " << why;
-    for (std::size_t i = 0; i < infos.size(); ++i) {
-        SCOPED_TRACE(infos[i].name);
-        auto dev = backend->open(i);
-        check_device(*dev);
-    }
+    const std::string none = check_every_device("cuda-prelude", nullptr, nullptr, check_device);
+    if (!none.empty()) GTEST_SKIP() << none;
 }
 
 // The mode follows the platform unless asked for; an unknown mode, or ptx where the platform

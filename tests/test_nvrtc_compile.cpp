@@ -264,6 +264,14 @@ TEST(NvrtcOptions, MathModeChangesTheGeneratedCode) {
     EXPECT_NE(fast.find("sqrt.approx.ftz.f32"), std::string::npos) << fast;
 }
 
+// The PTX of kernel `name`: from its `.entry` to the next one, or "" when it has none.
+std::string entry_section(const std::string& ptx, const std::string& name) {
+    const std::size_t at = ptx.find(".entry " + name + "(");
+    if (at == std::string::npos) return "";
+    const std::size_t next = ptx.find(".entry", at + 1);
+    return ptx.substr(at, next == std::string::npos ? std::string::npos : next - at);
+}
+
 // reqd_work_group_size becomes CUDA launch bounds of the group's size (PTX .maxntid); a kernel
 // without it has no bound.
 TEST(NvrtcPrelude, RequiredWorkGroupSizeBecomesLaunchBounds) {
@@ -274,13 +282,9 @@ TEST(NvrtcPrelude, RequiredWorkGroupSizeBecomesLaunchBounds) {
                      "__kernel void unbounded(__global float* x) { x[get_global_id(0)] = 2.0f; }\n",
                      Dialect::OpenCL};
     const std::string ptx = compile_to_ptx(src, {}, kArch).ptx;
-    const auto bounded = ptx.find(".entry bounded"), unbounded = ptx.find(".entry unbounded");
-    ASSERT_NE(bounded, std::string::npos) << ptx;
-    ASSERT_NE(unbounded, std::string::npos) << ptx;
-    const std::string first = ptx.substr(std::min(bounded, unbounded), std::max(bounded, unbounded) - std::min(bounded, unbounded));
-    const std::string second = ptx.substr(std::max(bounded, unbounded));
-    const std::string& b = bounded < unbounded ? first : second;
-    const std::string& u = bounded < unbounded ? second : first;
+    const std::string b = entry_section(ptx, "bounded"), u = entry_section(ptx, "unbounded");
+    ASSERT_FALSE(b.empty()) << ptx;
+    ASSERT_FALSE(u.empty()) << ptx;
     EXPECT_NE(b.find(".maxntid 256, 1, 1"), std::string::npos) << b;
     EXPECT_EQ(u.find(".maxntid"), std::string::npos) << u;
 }
@@ -306,17 +310,13 @@ TEST(NvrtcPrelude, LaunchBoundsWithAMinimumOfGroups) {
                      "__kernel TB_LAUNCH_BOUNDS(128, 2) void alone(__global float* x) { x[get_global_id(0)] = 2.0f; }\n",
                      Dialect::OpenCL};
     const std::string ptx = compile_to_ptx(src, {}, kArch).ptx;
-    const auto both = ptx.find(".entry both"), alone = ptx.find(".entry alone");
-    ASSERT_NE(both, std::string::npos) << ptx;
-    ASSERT_NE(alone, std::string::npos) << ptx;
-    const auto section = [&](std::size_t at) {
-        const std::size_t end = ptx.find(".entry", at + 1);
-        return ptx.substr(at, end == std::string::npos ? std::string::npos : end - at);
-    };
-    EXPECT_NE(section(both).find(".maxntid 256, 1, 1"), std::string::npos) << section(both);
-    EXPECT_NE(section(both).find(".minnctapersm 4"), std::string::npos) << section(both);
-    EXPECT_NE(section(alone).find(".maxntid 128, 1, 1"), std::string::npos) << section(alone);
-    EXPECT_NE(section(alone).find(".minnctapersm 2"), std::string::npos) << section(alone);
+    const std::string both = entry_section(ptx, "both"), alone = entry_section(ptx, "alone");
+    ASSERT_FALSE(both.empty()) << ptx;
+    ASSERT_FALSE(alone.empty()) << ptx;
+    EXPECT_NE(both.find(".maxntid 256, 1, 1"), std::string::npos) << both;
+    EXPECT_NE(both.find(".minnctapersm 4"), std::string::npos) << both;
+    EXPECT_NE(alone.find(".maxntid 128, 1, 1"), std::string::npos) << alone;
+    EXPECT_NE(alone.find(".minnctapersm 2"), std::string::npos) << alone;
 }
 
 // The prelude's load hints are PTX cache operators (docs/prelude.md, "Load hints").

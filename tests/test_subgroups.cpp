@@ -9,7 +9,6 @@
 #include <cmath>
 #include <cstdint>
 #include <fstream>
-#include <iostream>
 #include <limits>
 #include <random>
 #include <sstream>
@@ -17,12 +16,15 @@
 #include <vector>
 
 #include "backend.hpp"
+#include "every_device.hpp"
 #include "scoped_env.hpp"
 
 namespace {
 
 using namespace tb;
 using tb::test::ScopedEnv;
+using tb::test::check_every_device;
+using tb::test::devices_of;
 
 constexpr int kOps = 14, kIds = 8;  // NOPS, NIDS of subgroups.cl
 
@@ -181,50 +183,16 @@ void check_device(Device& dev) {
     for (const Launch& l : kLaunches) check_launch(dev, *mod, l, seed++);
 }
 
-std::vector<DeviceInfo> devices_of(Backend& b, std::string& why) {
-    try {
-        return b.devices();
-    } catch (const Error& e) {
-        why = e.what();
-        return {};
-    }
-}
-
+// Devices other than NVIDIA's emulate sub-groups anyway (unless they have the extensions,
+// which PoCL has not): NVIDIA's alone is checked emulated as well.
 TEST(SubGroups, OnEveryOpenClDeviceInItsOwnModeAndOnNvidiaAlsoEmulated) {
-    auto backend = make_backend("opencl");
-    std::string why;
-    const auto infos = devices_of(*backend, why);
-    if (infos.empty()) GTEST_SKIP() << "no OpenCL device: " << why;
-    for (std::size_t i = 0; i < infos.size(); ++i)
-        for (const char* mode : {"", "emulated"}) {
-            // Devices other than NVIDIA's emulate sub-groups anyway (unless they have the
-            // extensions, which PoCL has not): one round is enough there.
-            if (*mode && !infos[i].is_nvidia) continue;
-            SCOPED_TRACE(infos[i].name + " (" + infos[i].platform + "), sub-groups " + (*mode ? mode : "by extensions"));
-            ScopedEnv env("TRIBENCH_OPENCL_SUBGROUPS", *mode ? mode : nullptr);
-            auto dev = backend->open(i);
-            check_device(*dev);
-            std::cout << "[ checked  ] " << infos[i].name << " (" << infos[i].platform << "), sub-groups "
-                      << (*mode ? mode : "by extensions") << std::endl;
-        }
+    const std::string none = check_every_device("opencl", "TRIBENCH_OPENCL_SUBGROUPS", "emulated", check_device);
+    if (!none.empty()) GTEST_SKIP() << none;
 }
 
 TEST(SubGroups, OnEveryCudaPreludeDevice) {
-    std::unique_ptr<Backend> backend;
-    std::string why;
-    try {
-        backend = make_backend("cuda-prelude");
-    } catch (const Error& e) {
-        GTEST_SKIP() << e.what();
-    }
-    const auto infos = devices_of(*backend, why);
-    if (infos.empty()) GTEST_SKIP() << "no CUDA device: " << why;
-    for (std::size_t i = 0; i < infos.size(); ++i) {
-        SCOPED_TRACE(infos[i].name);
-        auto dev = backend->open(i);
-        check_device(*dev);
-        std::cout << "[ checked  ] " << infos[i].name << " (cuda-prelude)" << std::endl;
-    }
+    const std::string none = check_every_device("cuda-prelude", nullptr, nullptr, check_device);
+    if (!none.empty()) GTEST_SKIP() << none;
 }
 
 // The mode is chosen from the device's extensions unless asked for; a mode the device cannot

@@ -120,14 +120,15 @@ private:
 // merge: the merge path cut into equal tiles (launch_config.hpp). The tiles' start rows
 // depend only on row_ptr, so they are found once here, outside timing, as cuSPARSE's
 // analysis is (cusparseSpMV_preprocess); run() is the product and one fix-up launch for the
-// rows that cross tiles.
+// rows that cross tiles. `block` 0: the device's usual work-group size.
 class MergeInstance final : public SpmvInstance {
 public:
     MergeInstance(Device& dev, Module& mod, std::shared_ptr<const Problem> problem, int fixup_items,
                   std::uint32_t block)
         : SpmvInstance(dev, std::move(problem)), kernel_(mod.kernel("spmv_merge")),
           fixup_(mod.kernel("spmv_merge_fixup")),
-          geo_(merge_geometry(p_->a.rows, p_->a.nnz(), block, fixup_items)),
+          geo_(merge_geometry(p_->a.rows, p_->a.nnz(), block ? block : block_size(dev.info().max_work_group_size),
+                              fixup_items)),
           tile_row_(dev.alloc((std::size_t(geo_.tiles) + 1) * sizeof(std::int32_t))),
           carry_row_(dev.alloc(std::size_t(geo_.tiles) * sizeof(std::int32_t))),
           carry_val_(dev.alloc(std::size_t(geo_.tiles) * sizeof(float))) {
@@ -164,7 +165,6 @@ private:
 
 std::unique_ptr<Instance> make_merge_instance(Device& dev, Module& mod, std::shared_ptr<const Problem> problem,
                                               int fixup_items, std::uint32_t block) {
-    if (block == 0) block = block_size(dev.info().max_work_group_size);
     return std::make_unique<MergeInstance>(dev, mod, std::move(problem), fixup_items, block);
 }
 
@@ -175,9 +175,7 @@ std::unique_ptr<Instance> make_kernel_instance(Device& dev, Module& mod, std::sh
     std::unique_ptr<SpmvInstance> inst;
     if (kernel == "scalar") inst = std::make_unique<ScalarInstance>(dev, mod, std::move(problem));
     else if (kernel == "vector") inst = std::make_unique<VectorInstance>(dev, mod, std::move(problem));
-    else if (kernel == "merge")
-        inst = std::make_unique<MergeInstance>(dev, mod, std::move(problem), kFixupItems,
-                                               block_size(dev.info().max_work_group_size));
+    else if (kernel == "merge") inst = std::make_unique<MergeInstance>(dev, mod, std::move(problem), kFixupItems, 0);
     else throw Error("spmv has no variant '" + variant + "' (known: scalar, vector, merge, auto)");
     if (variant == "auto") inst->set_picked(kernel);
     return inst;
