@@ -431,12 +431,14 @@ TEST(SpmvLaunch, DefinesCarryEveryTuningConstant) {
                                 "SPMV_VECTOR_BATCH=" + std::to_string(spmv::kVectorBatch),
                                 "SPMV_MERGE_ITEMS=" + std::to_string(spmv::kMergeItems),
                                 "SPMV_SCAN_WIDTH=" + std::to_string(spmv::kScanWidth),
-                                "SPMV_FIXUP_ITEMS=" + std::to_string(spmv::kFixupItems)})
+                                "SPMV_FIXUP_ITEMS=" + std::to_string(spmv::kFixupItems),
+                                "SPMV_VECTOR_MIN_GROUPS=" + std::to_string(spmv::kVectorMinGroups)})
         EXPECT_NE(std::find(defs.begin(), defs.end(), d), defs.end()) << d;
     // Neither kernel file sets a value of its own.
     for (Dialect dialect : {Dialect::OpenCL, Dialect::Cuda}) {
         const std::string text = program_source(find_program("spmv"), dialect).text;
-        for (const char* name : {"SPMV_SCALAR_BATCH", "SPMV_VECTOR_BATCH", "SPMV_MERGE_ITEMS", "SPMV_FIXUP_ITEMS"}) {
+        for (const char* name :
+             {"SPMV_SCALAR_BATCH", "SPMV_VECTOR_BATCH", "SPMV_MERGE_ITEMS", "SPMV_FIXUP_ITEMS", "SPMV_VECTOR_MIN_GROUPS"}) {
             EXPECT_EQ(text.find(std::string("#define ") + name), std::string::npos) << name;
             EXPECT_NE(text.find(std::string("#ifndef ") + name), std::string::npos) << name;
         }

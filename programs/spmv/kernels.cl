@@ -26,6 +26,9 @@
 #ifndef SPMV_BLOCK
 #error "SPMV_BLOCK must come from the host (programs/spmv/tuning.hpp)"
 #endif
+#ifndef SPMV_VECTOR_MIN_GROUPS
+#error "SPMV_VECTOR_MIN_GROUPS must come from the host (programs/spmv/tuning.hpp)"
+#endif
 
 // scalar: one work-item per row. Good when rows are short and even; a long row stalls
 // its whole sub-group, and neighbouring work-items read non-adjacent addresses. The
@@ -138,7 +141,7 @@ inline void vector_rows(int rows, __global const int *restrict row_ptr, __global
     }
 }
 
-__kernel TB_LAUNCH_BOUNDS(SPMV_BLOCK, 2048 / SPMV_BLOCK)
+__kernel TB_LAUNCH_BOUNDS(SPMV_BLOCK, SPMV_VECTOR_MIN_GROUPS)
 void spmv_vector(int rows, __global const int *restrict row_ptr, __global const int *restrict col,
                  __global const float *restrict val, __global const float *restrict x,
                  __global float *restrict y, int group, __local float *partial)

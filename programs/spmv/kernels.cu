@@ -15,6 +15,9 @@
 #ifndef SPMV_BLOCK
 #error "SPMV_BLOCK must come from the host (programs/spmv/tuning.hpp)"
 #endif
+#ifndef SPMV_VECTOR_MIN_GROUPS
+#error "SPMV_VECTOR_MIN_GROUPS must come from the host (programs/spmv/tuning.hpp)"
+#endif
 #ifndef SPMV_SCALAR_BATCH
 #error "SPMV_SCALAR_BATCH must come from the host (programs/spmv/tuning.hpp)"
 #endif
@@ -141,7 +144,7 @@ __device__ __forceinline__ void vector_rows(int rows, const int* __restrict__ ro
 // vector: the host picks G from the mean row length (the largest power of two <= half of
 // it, clamped to [2, 32]) so each lane holds about 2-4 non-zeros: one batch per row. The
 // host's LocalMem (kernels.cl's reduction scratch) is not used here.
-extern "C" __global__ void __launch_bounds__(SPMV_BLOCK, 2048 / SPMV_BLOCK)
+extern "C" __global__ void __launch_bounds__(SPMV_BLOCK, SPMV_VECTOR_MIN_GROUPS)
 spmv_vector(int rows, const int* __restrict__ row_ptr, const int* __restrict__ col,
             const float* __restrict__ val, const float* __restrict__ x, float* __restrict__ y, int group)
 {

@@ -35,6 +35,11 @@ inline constexpr int kScanWidth = 32;
 // (H100), so every work-item has several rows and prefetching the next row's offsets pays.
 inline constexpr std::uint64_t kGroupsPerComputeUnit = 32;
 
+// Work-groups of the vector kernel a compute unit must hold at once: kernels.cu's
+// __launch_bounds__(kBlock, this) and kernels.cl's TB_LAUNCH_BOUNDS: 2048 threads (an H100
+// SM's) in groups of kBlock, so 32 registers at 256 work-items.
+inline constexpr int kVectorMinGroups = int(2048 / kBlock);
+
 // Carries (one per merge tile) each work-item of the merge fix-up takes; a work-group's
 // window is kBlock * kFixupItems of them (the 12k-18k tiles of the -l matrices: 48-70
 // windows). One, not 16: the fix-up is latency-bound, so more work-groups finish sooner.
@@ -44,6 +49,7 @@ inline constexpr std::uint64_t kGroupsPerComputeUnit = 32;
 inline constexpr int kFixupItems = 1;
 
 static_assert(kBlock % kScanWidth == 0, "the merge scan works on whole warps");
+static_assert(kVectorMinGroups >= 1, "a compute unit holds at least one vector work-group");
 static_assert(kMergeItems >= 1 && kFixupItems >= 1 && kScalarBatch >= 1 && kVectorBatch >= 1,
               "batches hold at least one item");
 
@@ -54,7 +60,8 @@ inline std::vector<std::string> kernel_defines() {
             "SPMV_VECTOR_BATCH=" + std::to_string(kVectorBatch),
             "SPMV_MERGE_ITEMS=" + std::to_string(kMergeItems),
             "SPMV_SCAN_WIDTH=" + std::to_string(kScanWidth),
-            "SPMV_FIXUP_ITEMS=" + std::to_string(kFixupItems)};
+            "SPMV_FIXUP_ITEMS=" + std::to_string(kFixupItems),
+            "SPMV_VECTOR_MIN_GROUPS=" + std::to_string(kVectorMinGroups)};
 }
 
 }  // namespace tb::spmv
