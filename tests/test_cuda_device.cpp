@@ -16,6 +16,7 @@
 #include "cuda/cuda_device.hpp"
 #include "cuda/cuda_device_impl.hpp"
 #include "cuda/kernel_cache.hpp"
+#include "cuda/kernel_tracer.hpp"
 
 namespace {
 
@@ -202,6 +203,33 @@ TEST(PackArgs, ChecksParameterSizesWhenTheDriverGivesThem) {
     EXPECT_EQ(pack_error(Args(buf, LocalMem{32}), cl), "");
     cl.param_sizes = {8, 8};
     EXPECT_NE(pack_error(Args(buf, LocalMem{32}), cl), "");
+}
+
+// ---- a gated region's span from its CUPTI records --------------------------------------------
+
+using tb::cuda::TracedSpan;
+using tb::cuda::region_span_ns;
+
+TracedSpan gate_at(std::uint64_t start, std::uint64_t end) { return {start, end, true}; }
+TracedSpan work_at(std::uint64_t start, std::uint64_t end) { return {start, end, false}; }
+
+TEST(RegionSpan, LeavesOutTheGateAndSpansTheWork) {
+    // In any order the buffers deliver them: the earliest record is the gate.
+    EXPECT_EQ(region_span_ns({work_at(1500, 1700), gate_at(1000, 1400), work_at(1450, 1600)}), 250u);
+    // A single-thread kernel of the work itself is work: only the earliest record is the gate.
+    EXPECT_EQ(region_span_ns({gate_at(1000, 1400), gate_at(1410, 1420), work_at(1430, 1500)}), 90u);
+}
+
+TEST(RegionSpan, NoSpanWhenTheEarliestRecordIsNotTheGate) {
+    // The gate's record missing (or misread): the work's first kernel must not be dropped.
+    EXPECT_EQ(region_span_ns({work_at(1000, 1400), work_at(1450, 1600)}), 0u);
+}
+
+TEST(RegionSpan, NoSpanWithoutWorkOrWithAnUntimedRecord) {
+    EXPECT_EQ(region_span_ns({}), 0u);
+    EXPECT_EQ(region_span_ns({gate_at(1000, 1400)}), 0u);
+    EXPECT_EQ(region_span_ns({gate_at(1000, 1400), work_at(0, 0), work_at(1450, 1600)}), 0u);
+    EXPECT_EQ(region_span_ns({gate_at(1000, 1400), work_at(1500, 1450)}), 0u);  // ends before it starts
 }
 
 // ---- on a GPU ----------------------------------------------------------------------------------

@@ -367,7 +367,7 @@ public:
             work();
             TB_CU(cuEventRecord, stop_, stream_);
         } else {
-            tracer.enable(kGateKernelName);
+            tracer.enable();
             tracer.discard();
             StreamGate& gate = stream_gate();
             gate.hold(stream_, kGateTimeoutNs);

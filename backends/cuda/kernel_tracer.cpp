@@ -1,14 +1,35 @@
 #include "kernel_tracer.hpp"
 
+#include <algorithm>
+#include <limits>
+
+namespace tb::cuda {
+
+std::uint64_t region_span_ns(const std::vector<TracedSpan>& records) {
+    if (records.size() < 2) return 0;
+    const auto gate = std::min_element(records.begin(), records.end(),
+                                       [](const TracedSpan& a, const TracedSpan& b) { return a.start < b.start; });
+    if (!gate->single_thread_kernel) return 0;
+    std::uint64_t first = std::numeric_limits<std::uint64_t>::max(), last = 0;
+    for (auto r = records.begin(); r != records.end(); ++r) {
+        // A record without timestamps (serial tracing leaves graph kernels so, CUDA 13.0)
+        // would make the span wrong, so there is none.
+        if (r->start == 0 || r->end < r->start) return 0;
+        if (r == gate) continue;
+        first = std::min(first, r->start);
+        last = std::max(last, r->end);
+    }
+    return last > first ? last - first : 0;
+}
+
+}  // namespace tb::cuda
+
 #ifdef TRIBENCH_HAVE_CUPTI
 #include <cupti.h>
 
-#include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <limits>
 #include <mutex>
-#include <vector>
 
 #include "dynlib.hpp"
 
@@ -37,14 +58,9 @@ std::string result_text(CUptiResult r) {
     return "CUPTI error " + std::to_string(static_cast<int>(r));
 }
 
-// One record's span; filled by the buffer callback, read by span_ns.
-struct Span {
-    std::uint64_t start, end;
-    bool skipped;
-};
+// Filled by the buffer callback, read by span_ns.
 std::mutex g_mutex;
-std::vector<Span> g_spans;
-const char* g_skip = nullptr;
+std::vector<TracedSpan> g_spans;
 
 constexpr std::size_t kBufferBytes = 1 << 20;
 
@@ -63,8 +79,9 @@ void CUPTIAPI on_buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer
             case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
             case CUPTI_ACTIVITY_KIND_KERNEL: {
                 const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
-                const bool skip = g_skip && k->name && std::strcmp(k->name, g_skip) == 0;
-                g_spans.push_back({k->start, k->end, skip});
+                const bool single = k->gridX == 1 && k->gridY == 1 && k->gridZ == 1 && k->blockX == 1 &&
+                                    k->blockY == 1 && k->blockZ == 1;
+                g_spans.push_back({k->start, k->end, single});
                 break;
             }
             case CUPTI_ACTIVITY_KIND_MEMSET: {
@@ -141,12 +158,8 @@ KernelTracer::KernelTracer() {
         why_ = "cuptiActivityRegisterCallbacks failed: " + result_text(r);
 }
 
-void KernelTracer::enable(const char* skip) {
+void KernelTracer::enable() {
     if (!available() || enabled_) return;
-    {
-        std::lock_guard<std::mutex> lock(g_mutex);
-        g_skip = skip;
-    }
     for (CUpti_ActivityKind k : kKinds) {
         if (CUptiResult r = api().enable(k); r != CUPTI_SUCCESS) {
             why_ = "cuptiActivityEnable failed: " + result_text(r) + " (is a profiler attached?)";
@@ -177,21 +190,9 @@ std::uint64_t KernelTracer::span_ns() {
     if (!enabled_) return 0;
     api().flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     std::lock_guard<std::mutex> lock(g_mutex);
-    std::uint64_t first = std::numeric_limits<std::uint64_t>::max(), last = 0;
-    bool untimed = false;
-    for (const Span& s : g_spans) {
-        if (s.skipped) continue;
-        // A record without timestamps (serial tracing leaves graph kernels so, CUDA 13.0)
-        // would make the span wrong, so there is none.
-        if (s.start == 0 || s.end < s.start) {
-            untimed = true;
-            continue;
-        }
-        first = std::min(first, s.start);
-        last = std::max(last, s.end);
-    }
+    const std::uint64_t ns = region_span_ns(g_spans);
     g_spans.clear();
-    return !untimed && last > first ? last - first : 0;
+    return ns;
 }
 
 }  // namespace tb::cuda
@@ -205,7 +206,7 @@ KernelTracer& KernelTracer::instance() {
     return t;
 }
 KernelTracer::KernelTracer() : why_("tribench was built without CUPTI's headers (cupti.h)") {}
-void KernelTracer::enable(const char*) {}
+void KernelTracer::enable() {}
 void KernelTracer::disable() {}
 void KernelTracer::discard() {}
 std::uint64_t KernelTracer::span_ns() { return 0; }

@@ -7,8 +7,24 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace tb::cuda {
+
+// One activity record of a gated region: a kernel, memset or copy.
+struct TracedSpan {
+    std::uint64_t start = 0, end = 0;  // 0: CUPTI left the record without timestamps
+    bool single_thread_kernel = false;  // a kernel launched as 1 block of 1 thread (the gate's shape)
+};
+
+// The region's GPU time from its records, in ns: from the first start to the last end of the
+// work, leaving out the gate. The gate is the earliest record (the stream runs it first) and
+// must have the gate's shape; it is not found by name, because CUPTI may report a kernel
+// under the name of an unloaded one whose function handle it reuses (H100, 2026-11-26: the
+// cuda-prelude gate reported as "mandelbrot" in 3 of 8 processes). 0 (read the events
+// instead) when the earliest record is not gate-shaped, when a record lacks timestamps, or
+// when there is no work.
+std::uint64_t region_span_ns(const std::vector<TracedSpan>& records);
 
 class KernelTracer {
 public:
@@ -18,14 +34,12 @@ public:
     bool available() const { return why_.empty(); }
     const std::string& why() const { return why_; }
 
-    // Tracing costs host time per launch: on for gated regions, off otherwise. Kernels named
-    // `skip` (the gate's) are left out of spans.
-    void enable(const char* skip);
+    // Tracing costs host time per launch: on for gated regions, off otherwise.
+    void enable();
     void disable();
     // Drops every record so far (call before the region's work is enqueued).
     void discard();
-    // After the region has completed: nanoseconds from the first start to the last end of the
-    // records since discard(); 0 if there was none or one was left without timestamps.
+    // After the region has completed: region_span_ns of the records since discard().
     std::uint64_t span_ns();
     bool enabled() const { return enabled_; }
 
