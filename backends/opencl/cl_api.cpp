@@ -48,6 +48,7 @@ Loaded load() {
         bind(l.lib, a.EnqueueFillBuffer, "clEnqueueFillBuffer");
         bind_optional(l.lib, a.EnqueueMarkerWithWaitList, "clEnqueueMarkerWithWaitList");
         bind(l.lib, a.CreateProgramWithSource, "clCreateProgramWithSource");
+        bind(l.lib, a.CreateProgramWithBinary, "clCreateProgramWithBinary");
         bind(l.lib, a.BuildProgram, "clBuildProgram");
         bind(l.lib, a.GetProgramInfo, "clGetProgramInfo");
         bind(l.lib, a.GetProgramBuildInfo, "clGetProgramBuildInfo");

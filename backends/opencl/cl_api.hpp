@@ -32,6 +32,7 @@ struct Api {
     decltype(&::clEnqueueFillBuffer) EnqueueFillBuffer = nullptr;
     decltype(&::clEnqueueMarkerWithWaitList) EnqueueMarkerWithWaitList = nullptr;  // 1.2+; may be null
     decltype(&::clCreateProgramWithSource) CreateProgramWithSource = nullptr;
+    decltype(&::clCreateProgramWithBinary) CreateProgramWithBinary = nullptr;
     decltype(&::clBuildProgram) BuildProgram = nullptr;
     decltype(&::clGetProgramInfo) GetProgramInfo = nullptr;
     decltype(&::clGetProgramBuildInfo) GetProgramBuildInfo = nullptr;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "cl_info.hpp"
+#include "cl_launch_bounds.hpp"
 #include "cl_load_hints.hpp"
 #include "cl_subgroups.hpp"
 
@@ -62,10 +63,55 @@ void require_correctly_rounded(const BuildTarget& t, const Source& src) {
 }
 
 // kernels.cl may give cuda-prelude launch bounds with a minimum of resident groups
-// (TB_LAUNCH_BOUNDS, docs/prelude.md); OpenCL C cannot ask for that, so here it says nothing.
+// (TB_LAUNCH_BOUNDS, docs/prelude.md); OpenCL C cannot ask for that, so to the compiler it
+// says nothing (on NVIDIA's platform the bounds go into the PTX: with_launch_bounds).
 std::string launch_bounds_preamble(const std::string& source) {
     if (source.find("TB_LAUNCH_BOUNDS") == std::string::npos) return "";
     return "#define TB_LAUNCH_BOUNDS(max_items, min_groups_per_cu)\n";
+}
+
+// The value a probe kernel's reqd_work_group_size gives (its first dimension).
+std::uint64_t probe_value(cl_program program, cl_device_id device, const std::string& name) {
+    const Api& a = api();
+    cl_int rc = CL_SUCCESS;
+    cl_kernel k = a.CreateKernel(program, name.c_str(), &rc);
+    check(rc, "clCreateKernel(" + name + ")");
+    std::size_t size[3] = {0, 0, 0};
+    rc = a.GetKernelWorkGroupInfo(k, device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof size, size, nullptr);
+    a.ReleaseKernel(k);
+    check(rc, "clGetKernelWorkGroupInfo(" + name + ", CL_KERNEL_COMPILE_WORK_GROUP_SIZE)");
+    return size[0];
+}
+
+// `program`, built from a source with `bounds` and their probe kernels, rebuilt from its
+// PTX with the bounds written in (cl_launch_bounds.hpp). Returns the new program (the
+// caller still owns `program`) and sets `ptx` to what it was built from.
+cl_program with_launch_bounds(const BuildTarget& t, const Source& src, cl_program program,
+                              const std::vector<DeclaredBounds>& bounds, std::string& ptx, std::string& log) {
+    const Api& a = api();
+    std::vector<EntryBounds> values;
+    for (const auto& b : bounds) {
+        values.push_back({b.kernel, probe_value(program, t.device, bounds_probe_name(b.kernel, "max")),
+                          probe_value(program, t.device, bounds_probe_name(b.kernel, "min"))});
+        if (values.back().max_items == 0 || values.back().min_groups == 0)
+            throw Error(src.file_name + ": TB_LAUNCH_BOUNDS of kernel '" + b.kernel + "' evaluates to 0");
+    }
+    ptx = add_launch_bounds_to_ptx(remove_ptx_entries(program_binary(program), kBoundsProbePrefix), values);
+    const unsigned char* bytes = reinterpret_cast<const unsigned char*>(ptx.data());
+    const std::size_t size = ptx.size();
+    cl_int status = CL_SUCCESS, rc = CL_SUCCESS;
+    cl_program rebuilt = a.CreateProgramWithBinary(t.context, 1, &t.device, &size, &bytes, &status, &rc);
+    check(rc, "clCreateProgramWithBinary(" + src.file_name + " with launch bounds)");
+    rc = a.BuildProgram(rebuilt, 1, &t.device, "", nullptr, nullptr);
+    if (rc != CL_SUCCESS) {
+        const std::string why = build_log(rebuilt, t.device);
+        a.ReleaseProgram(rebuilt);
+        throw Error(src.file_name + ": the PTX with launch bounds failed to build on " + t.device_name + " (error " +
+                    std::to_string(rc) + ")\n" + why);
+    }
+    const std::string more = build_log(rebuilt, t.device);
+    if (!more.empty()) log += (log.empty() ? "" : "\n") + more;
+    return rebuilt;
 }
 
 }  // namespace
@@ -94,9 +140,19 @@ BuiltProgram build_program(const BuildTarget& t, const Source& src, const Compil
     if (opt.math == MathMode::Precise) require_correctly_rounded(t, src);
 
     // A source using sub-groups or load hints first gets this device's versions of them
-    // (cl_subgroups.hpp, cl_load_hints.hpp).
+    // (cl_subgroups.hpp, cl_load_hints.hpp); one with launch bounds, on NVIDIA's platform,
+    // the probe kernels that evaluate them (cl_launch_bounds.hpp).
+    std::vector<DeclaredBounds> bounds;
+    if (src.text.find("TB_LAUNCH_BOUNDS") != std::string::npos && launch_bounds_mode(t.device) == LaunchBoundsMode::Ptx) {
+        try {
+            bounds = declared_launch_bounds(src.text);
+        } catch (const Error& e) {
+            throw Error(src.file_name + ": " + e.what());
+        }
+    }
     const std::string text = subgroup_preamble(t.device, src.text) + load_hint_preamble(t.device, src.text) +
-                             launch_bounds_preamble(src.text) + line_directive(src.file_name) + src.text;
+                             launch_bounds_preamble(src.text) + line_directive(src.file_name) + src.text +
+                             (bounds.empty() ? "" : bounds_probe_source(bounds));
     const char* strings[] = {text.c_str()};
     const std::size_t lengths[] = {text.size()};
 
@@ -107,13 +163,19 @@ BuiltProgram build_program(const BuildTarget& t, const Source& src, const Compil
     check(rc, "clCreateProgramWithSource");
     try {
         rc = a.BuildProgram(out.program, 1, &t.device, options.c_str(), nullptr, nullptr);
-        out.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         if (rc == CL_BUILD_PROGRAM_FAILURE || rc == CL_COMPILE_PROGRAM_FAILURE)
             throw Error(src.file_name + ": OpenCL build failed on " + t.device_name + "\n" +
                         build_log(out.program, t.device));
         check(rc, "clBuildProgram(" + src.file_name + ", options \"" + options + "\")");
         out.log = build_log(out.program, t.device);
-        if (t.want_binary) out.binary = program_binary(out.program);
+        std::string bounded_ptx;
+        if (!bounds.empty()) {
+            cl_program rebuilt = with_launch_bounds(t, src, out.program, bounds, bounded_ptx, out.log);
+            a.ReleaseProgram(out.program);
+            out.program = rebuilt;
+        }
+        out.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        if (t.want_binary) out.binary = bounds.empty() ? program_binary(out.program) : std::move(bounded_ptx);
     } catch (...) {
         a.ReleaseProgram(out.program);
         throw;
