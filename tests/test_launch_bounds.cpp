@@ -83,14 +83,12 @@ TEST(DeclaredLaunchBounds, ProbeKernelsEvaluateBothExpressions) {
 // ---- editing the PTX --------------------------------------------------------------------------
 
 // Entries as NVIDIA's OpenCL writes them: with and without .reqntid, one whose name another
-// extends, and a probe kernel.
+// extends.
 const std::string kPtx =
     ".version 9.0\n.target sm_90, texmode_independent\n.address_size 64\n\n"
     "\t// .globl\tfft_r8\n.entry fft_r8(\n\t.param .u64 .ptr .global .align 8 fft_r8_param_0\n)\n.reqntid 256, 1, 1\n"
     "{\n\t.reg .b32 \t%r<4>;\n\tmov.u32 \t%r1, %tid.x;\n\tret;\n}\n"
     "\t// .globl\tfft_r8x\n.entry fft_r8x(\n\t.param .u32 fft_r8x_param_0\n)\n{\n\tret;\n}\n"
-    "\t// .globl\ttb_launch_bounds_probe_max_fft_r8\n.entry tb_launch_bounds_probe_max_fft_r8()\n.reqntid 256, 1, 1\n"
-    "{\n\t{\n\t.reg .b32 %r<2>;\n\t}\n\tret;\n}\n"
     "\t// .globl\tstep\n.visible .entry step(\n\t.param .u32 step_param_0\n)\n{\n\tret;\n}\n";
 
 TEST(LaunchBoundsPtx, DirectivesGoBeforeEachListedBody) {
@@ -115,14 +113,6 @@ TEST(LaunchBoundsPtx, AKernelMissingFromThePtxIsAnError) {
     } catch (const Error& e) {
         EXPECT_STREQ(e.what(), "launch bounds: kernel 'fft_r' is not an entry of the program's PTX");
     }
-}
-
-TEST(LaunchBoundsPtx, ProbeEntriesAreRemovedWithTheirComment) {
-    const std::string out = cl::remove_ptx_entries(kPtx, cl::kBoundsProbePrefix);
-    EXPECT_EQ(out.find("tb_launch_bounds_probe"), std::string::npos) << out;
-    EXPECT_NE(out.find("\tret;\n}\n\t// .globl\tstep\n.visible .entry step("), std::string::npos) << out;
-    EXPECT_NE(out.find(".entry fft_r8x("), std::string::npos);
-    EXPECT_EQ(cl::remove_ptx_entries(out, cl::kBoundsProbePrefix), out);
 }
 
 // ---- on every device ----------------------------------------------------------------------------

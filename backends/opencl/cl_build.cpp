@@ -83,35 +83,56 @@ std::uint64_t probe_value(cl_program program, cl_device_id device, const std::st
     return size[0];
 }
 
-// `program`, built from a source with `bounds` and their probe kernels, rebuilt from its
-// PTX with the bounds written in (cl_launch_bounds.hpp). Returns the new program (the
-// caller still owns `program`) and sets `ptx` to what it was built from.
-cl_program with_launch_bounds(const BuildTarget& t, const Source& src, cl_program program,
-                              const std::vector<DeclaredBounds>& bounds, std::string& ptx, std::string& log) {
+// The value of each kernel's bounds: the source with probe kernels appended, built as a
+// program of its own (the probes must not reach the program that runs: NVIDIA's PTX lists
+// every kernel's attributes in a metadata section).
+std::vector<EntryBounds> evaluate_bounds(const BuildTarget& t, const Source& src, const std::string& text,
+                                         const std::string& options, const std::vector<DeclaredBounds>& bounds) {
     const Api& a = api();
+    const std::string probed = text + bounds_probe_source(bounds);
+    const char* strings[] = {probed.c_str()};
+    const std::size_t lengths[] = {probed.size()};
+    cl_int rc = CL_SUCCESS;
+    cl_program program = a.CreateProgramWithSource(t.context, 1, strings, lengths, &rc);
+    check(rc, "clCreateProgramWithSource(" + src.file_name + " launch bounds)");
     std::vector<EntryBounds> values;
-    for (const auto& b : bounds) {
-        values.push_back({b.kernel, probe_value(program, t.device, bounds_probe_name(b.kernel, "max")),
-                          probe_value(program, t.device, bounds_probe_name(b.kernel, "min"))});
-        if (values.back().max_items == 0 || values.back().min_groups == 0)
-            throw Error(src.file_name + ": TB_LAUNCH_BOUNDS of kernel '" + b.kernel + "' evaluates to 0");
+    try {
+        rc = a.BuildProgram(program, 1, &t.device, options.c_str(), nullptr, nullptr);
+        if (rc != CL_SUCCESS)
+            throw Error(src.file_name + ": its TB_LAUNCH_BOUNDS arguments did not compile on " + t.device_name + "\n" +
+                        build_log(program, t.device));
+        for (const auto& b : bounds) {
+            values.push_back({b.kernel, probe_value(program, t.device, bounds_probe_name(b.kernel, "max")),
+                              probe_value(program, t.device, bounds_probe_name(b.kernel, "min"))});
+            if (values.back().max_items == 0 || values.back().min_groups == 0)
+                throw Error(src.file_name + ": TB_LAUNCH_BOUNDS of kernel '" + b.kernel + "' evaluates to 0");
+        }
+    } catch (...) {
+        a.ReleaseProgram(program);
+        throw;
     }
-    ptx = add_launch_bounds_to_ptx(remove_ptx_entries(program_binary(program), kBoundsProbePrefix), values);
-    const unsigned char* bytes = reinterpret_cast<const unsigned char*>(ptx.data());
-    const std::size_t size = ptx.size();
+    a.ReleaseProgram(program);
+    return values;
+}
+
+// A program built from PTX text; its build messages are added to `log`.
+cl_program build_from_ptx(const BuildTarget& t, const Source& src, const std::string& ptx, std::string& log) {
+    const Api& a = api();
+    const unsigned char* bytes = reinterpret_cast<const unsigned char*>(ptx.c_str());
+    const std::size_t size = ptx.size() + 1;  // with the terminating NUL, as the platform hands PTX out
     cl_int status = CL_SUCCESS, rc = CL_SUCCESS;
-    cl_program rebuilt = a.CreateProgramWithBinary(t.context, 1, &t.device, &size, &bytes, &status, &rc);
+    cl_program program = a.CreateProgramWithBinary(t.context, 1, &t.device, &size, &bytes, &status, &rc);
     check(rc, "clCreateProgramWithBinary(" + src.file_name + " with launch bounds)");
-    rc = a.BuildProgram(rebuilt, 1, &t.device, "", nullptr, nullptr);
+    rc = status == CL_SUCCESS ? a.BuildProgram(program, 1, &t.device, "", nullptr, nullptr) : status;
     if (rc != CL_SUCCESS) {
-        const std::string why = build_log(rebuilt, t.device);
-        a.ReleaseProgram(rebuilt);
-        throw Error(src.file_name + ": the PTX with launch bounds failed to build on " + t.device_name + " (error " +
-                    std::to_string(rc) + ")\n" + why);
+        const std::string why = build_log(program, t.device);
+        a.ReleaseProgram(program);
+        throw Error(src.file_name + ": its PTX with launch bounds did not build on " + t.device_name + " (" +
+                    error_name(rc) + ")" + (why.empty() ? "" : "\n" + why));
     }
-    const std::string more = build_log(rebuilt, t.device);
+    const std::string more = build_log(program, t.device);
     if (!more.empty()) log += (log.empty() ? "" : "\n") + more;
-    return rebuilt;
+    return program;
 }
 
 }  // namespace
@@ -140,8 +161,8 @@ BuiltProgram build_program(const BuildTarget& t, const Source& src, const Compil
     if (opt.math == MathMode::Precise) require_correctly_rounded(t, src);
 
     // A source using sub-groups or load hints first gets this device's versions of them
-    // (cl_subgroups.hpp, cl_load_hints.hpp); one with launch bounds, on NVIDIA's platform,
-    // the probe kernels that evaluate them (cl_launch_bounds.hpp).
+    // (cl_subgroups.hpp, cl_load_hints.hpp). Launch bounds, on NVIDIA's platform, go into
+    // the program's PTX, which is then built instead (cl_launch_bounds.hpp).
     std::vector<DeclaredBounds> bounds;
     if (src.text.find("TB_LAUNCH_BOUNDS") != std::string::npos && launch_bounds_mode(t.device) == LaunchBoundsMode::Ptx) {
         try {
@@ -151,8 +172,7 @@ BuiltProgram build_program(const BuildTarget& t, const Source& src, const Compil
         }
     }
     const std::string text = subgroup_preamble(t.device, src.text) + load_hint_preamble(t.device, src.text) +
-                             launch_bounds_preamble(src.text) + line_directive(src.file_name) + src.text +
-                             (bounds.empty() ? "" : bounds_probe_source(bounds));
+                             launch_bounds_preamble(src.text) + line_directive(src.file_name) + src.text;
     const char* strings[] = {text.c_str()};
     const std::size_t lengths[] = {text.size()};
 
@@ -168,16 +188,18 @@ BuiltProgram build_program(const BuildTarget& t, const Source& src, const Compil
                         build_log(out.program, t.device));
         check(rc, "clBuildProgram(" + src.file_name + ", options \"" + options + "\")");
         out.log = build_log(out.program, t.device);
-        std::string bounded_ptx;
+        std::string ptx;
         if (!bounds.empty()) {
-            cl_program rebuilt = with_launch_bounds(t, src, out.program, bounds, bounded_ptx, out.log);
+            ptx = add_launch_bounds_to_ptx(program_binary(out.program),
+                                           evaluate_bounds(t, src, text, options, bounds));
             a.ReleaseProgram(out.program);
-            out.program = rebuilt;
+            out.program = nullptr;
+            out.program = build_from_ptx(t, src, ptx, out.log);
         }
         out.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-        if (t.want_binary) out.binary = bounds.empty() ? program_binary(out.program) : std::move(bounded_ptx);
+        if (t.want_binary) out.binary = bounds.empty() ? program_binary(out.program) : std::move(ptx);
     } catch (...) {
-        a.ReleaseProgram(out.program);
+        if (out.program) a.ReleaseProgram(out.program);
         throw;
     }
     return out;

@@ -226,25 +226,4 @@ std::string add_launch_bounds_to_ptx(const std::string& ptx, const std::vector<E
     return joined(lines);
 }
 
-std::string remove_ptx_entries(const std::string& ptx, const std::string& prefix) {
-    std::vector<std::string> lines = lines_of(ptx), kept;
-    std::smatch m;
-    for (std::size_t k = 0; k < lines.size(); ++k) {
-        if (!std::regex_search(lines[k], m, entry_line()) || m[1].str().rfind(prefix, 0) != 0) {
-            kept.push_back(lines[k]);
-            continue;
-        }
-        // The `// .globl NAME` comment before an entry goes with it.
-        if (!kept.empty() && trimmed(kept.back()).rfind("// .globl", 0) == 0) kept.pop_back();
-        int depth = 0;
-        std::size_t j = body_line(lines, k);
-        for (; j < lines.size(); ++j) {
-            for (char c : lines[j]) depth += c == '{' ? 1 : c == '}' ? -1 : 0;
-            if (depth == 0) break;
-        }
-        k = j;  // past the closing '}'
-    }
-    return joined(kept);
-}
-
 }  // namespace tb::cl

@@ -2,10 +2,10 @@
 // TB_LAUNCH_BOUNDS(max_items, min_groups_per_cu) gives cuda-prelude CUDA's __launch_bounds__;
 // OpenCL C has no way to say it. NVIDIA's platform compiles OpenCL C to PTX and takes PTX back
 // as a program binary, and PTX can say it (.maxntid, .minnctapersm). So there the backend
-// builds the source once, evaluates each kernel's two expressions (with the program's own
-// defines, through probe kernels whose reqd_work_group_size the runtime reports), writes the
-// directives into the PTX and builds that: ptxas then plans registers as it does for
-// cuda-prelude and cuda-native.
+// builds the source, evaluates each kernel's two expressions (with the program's own defines,
+// through probe kernels, built apart, whose reqd_work_group_size the runtime reports), writes
+// the directives into the program's PTX and builds that: ptxas then plans registers as it
+// does for cuda-prelude and cuda-native.
 #pragma once
 
 #include <cstdint>
@@ -38,7 +38,7 @@ struct DeclaredBounds {
 // two arguments or without a kernel after it.
 std::vector<DeclaredBounds> declared_launch_bounds(const std::string& source);
 
-// Name prefix of the probe kernels; they never reach the built program.
+// Name prefix of the probe kernels; they are built apart and never reach the program.
 inline constexpr const char* kBoundsProbePrefix = "tb_launch_bounds_probe_";
 // The probe kernel that evaluates `which` ("max" or "min") of a kernel's bounds.
 std::string bounds_probe_name(const std::string& kernel, const char* which);
@@ -56,8 +56,5 @@ struct EntryBounds {
 // .maxntid) and `.minnctapersm min_groups` (unless it has one) before the body of each
 // listed entry. Throws tb::Error when an entry is not in the PTX.
 std::string add_launch_bounds_to_ptx(const std::string& ptx, const std::vector<EntryBounds>& bounds);
-
-// The PTX without the entries whose name starts with `prefix`.
-std::string remove_ptx_entries(const std::string& ptx, const std::string& prefix);
 
 }  // namespace tb::cl
