@@ -41,7 +41,8 @@
 // TB_LAUNCH_BOUNDS(max_items, min_groups_per_cu) (tribench's, before `void`): what kernels.cu
 // says with __launch_bounds__(max_items, min_groups_per_cu) -- at most max_items work-items
 // per group, and registers capped so that min_groups_per_cu groups fit a multiprocessor.
-// OpenCL C has no way to say it; the opencl backend defines it empty. Beside
+// OpenCL C has no way to say it: to OpenCL compilers it is empty, and on NVIDIA's platform
+// the opencl backend writes the same directives into the PTX (cl_launch_bounds.hpp). Beside
 // reqd_work_group_size the two launch_bounds merge (.maxntid and .minnctapersm).
 #define TB_LAUNCH_BOUNDS(max_items, min_groups_per_cu) __attribute__((launch_bounds(max_items, min_groups_per_cu)))
 

@@ -31,7 +31,7 @@
 #error "FFT_SPLIT_EXCHANGE must come from the host (programs/fft/tuning.hpp)"
 #endif
 // Read only by the launch bounds: kernels.cu's __launch_bounds__ and TB_LAUNCH_BOUNDS here (cuda-prelude's
-// launch bounds; nothing on OpenCL, docs/prelude.md). Both files take the same constants (tests/test_dialect_parity.cpp).
+// launch bounds; the opencl backend's on NVIDIA, docs/prelude.md). Both files take the same constants (tests/test_dialect_parity.cpp).
 #ifndef FFT_CU_MIN_GROUPS
 #error "FFT_CU_MIN_GROUPS must come from the host (programs/fft/tuning.hpp)"
 #endif

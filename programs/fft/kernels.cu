@@ -10,7 +10,7 @@
 //     the 16M-point datasets, docs/programs/fft.md);
 //   - __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) caps registers so that that many groups
 //     share an SM (fft_r4096: FFT_CU_MIN_GROUPS_R4096); kernels.cl says the same with
-//     TB_LAUNCH_BOUNDS, which cuda-prelude honours and OpenCL cannot;
+//     TB_LAUNCH_BOUNDS, which cuda-prelude honours and the opencl backend writes into NVIDIA's PTX;
 //   - the local planes are the launch's dynamic shared memory (kernels.cl: a __local argument).
 
 #ifndef FFT_TW_LOG2

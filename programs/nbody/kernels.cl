@@ -23,7 +23,7 @@
 #error "NBODY_UNROLL must come from the host (programs/nbody/tuning.hpp)"
 #endif
 // Read only by the launch bounds: kernels.cu's __launch_bounds__ and TB_LAUNCH_BOUNDS here (cuda-prelude's
-// launch bounds; nothing on OpenCL, docs/prelude.md). Both files take the same constants (tests/test_dialect_parity.cpp).
+// launch bounds; the opencl backend's on NVIDIA, docs/prelude.md). Both files take the same constants (tests/test_dialect_parity.cpp).
 #ifndef NBODY_GROUP_SIZE
 #error "NBODY_GROUP_SIZE must come from the host (programs/nbody/tuning.hpp)"
 #endif

@@ -4,7 +4,7 @@
 // order: see there). The dialects differ only in what CUDA can say and OpenCL C cannot
 // (docs/programs/nbody.md, "Dialect differences"): __launch_bounds__ with a minimum of
 // NBODY_MIN_GROUPS_PER_UNIT resident blocks (kernels.cl's TB_LAUNCH_BOUNDS gives it to
-// cuda-prelude, not to opencl), and __ldg for the read-only loads. The dynamic
+// cuda-prelude, and the opencl backend writes it into NVIDIA's PTX), and __ldg for the read-only loads. The dynamic
 // shared memory (T*Q*NBODY_BODIES_PER_ITEM float4s) is the host's LocalMem.
 
 #ifndef NBODY_BODIES_PER_ITEM

@@ -18,7 +18,7 @@ inline constexpr std::uint32_t kGroupSize = 256;
 // tiles (T) are multiples of it.
 inline constexpr std::uint32_t kUnroll = 16;
 // NBODY_MIN_GROUPS_PER_UNIT: groups kept resident per compute unit (cuda-native's launch
-// bounds; OpenCL C cannot say it): 4 x 256 work-items caps the registers at 64.
+// bounds; kernels.cl's TB_LAUNCH_BOUNDS): 4 x 256 work-items caps the registers at 64.
 inline constexpr std::uint32_t kMinGroupsPerUnit = 4;
 // Host only: work-groups wanted per compute unit before the sums are split into slices;
 // with kMinGroupsPerUnit resident, 8 or more waves keep the last partial wave's loss small.

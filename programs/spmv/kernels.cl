@@ -21,7 +21,7 @@
 #error "SPMV_FIXUP_ITEMS must come from the host (programs/spmv/tuning.hpp)"
 #endif
 // Read only by the launch bounds: kernels.cu's __launch_bounds__ and the vector kernel's TB_LAUNCH_BOUNDS here
-// (cuda-prelude's launch bounds; nothing on OpenCL, docs/prelude.md). Both files take the same constants
+// (cuda-prelude's launch bounds; the opencl backend's on NVIDIA, docs/prelude.md). Both files take the same constants
 // (tests/test_dialect_parity.cpp).
 #ifndef SPMV_BLOCK
 #error "SPMV_BLOCK must come from the host (programs/spmv/tuning.hpp)"
