@@ -197,6 +197,10 @@ public:
     // Which clock the last time_ms read: "events" (CUDA events or OpenCL profiling events) or
     // "cupti" (CUPTI activity timestamps of the region's kernels; CUDA, gated).
     virtual std::string timing_clock() const { return "events"; }
+    // Whether how a sample is timed depends on the sample before it (CUDA, gated: CUPTI
+    // tracing is left off after a long region). The runner then times one sample it throws
+    // away before a benchmark's samples, so that they are all timed alike.
+    virtual bool needs_warmup_sample() const { return false; }
 
     // Launches (kernels, and graph replays as one) since reset_launch_count(): a run that makes
     // many cannot be held behind a gate (the runner times it plainly).

@@ -497,6 +497,42 @@ TEST_F(CudaDeviceTest, GatedTimingOfAGraphLaunchIsPlausible) {
     EXPECT_TRUE(graph_clock == "events" || graph_clock == "cupti") << graph_clock;
 }
 
+// CUPTI tracing slows kernels of many blocks by up to ~2%; after a gated region of 0.25 ms or
+// more the next is read by the events alone, until one is shorter than 0.2 ms again (the
+// runner's warm-up sample puts a benchmark's samples on one side).
+TEST_F(CudaDeviceTest, RegionsAfterALongOneAreTimedUntraced) {
+    if (!tb::cuda::KernelTracer::instance().available())
+        GTEST_SKIP() << "no CUPTI: " << tb::cuda::KernelTracer::instance().why();
+    Device& d = *native;
+    const std::uint32_t n = 1u << 24;
+    Buffer x = d.alloc(n * 4), y = d.alloc(n * 4);
+    d.fill_u32(x, 0);
+    d.fill_u32(y, 0);
+    auto m = d.compile(Source{"inline/scale_add.cu", kScaleAdd, Dialect::Cuda}, {});
+    const Kernel k = m->kernel("scale_add");
+    auto region = [&](int launches, std::uint32_t items) {
+        const double ms = d.time_ms([&] {
+            for (int i = 0; i < launches; ++i) d.launch(k, Dim3{items / 256}, Dim3{256}, Args(x, y, 1.0f, items));
+        });
+        return std::make_pair(ms, d.timing_clock());
+    };
+    d.set_timing_mode(TimingMode::Gated);
+    EXPECT_TRUE(d.needs_warmup_sample());
+    std::vector<std::pair<double, std::string>> seen;
+    for (int i = 0; i < 2; ++i) seen.push_back(region(2, 1u << 16));  // a few us
+    for (int i = 0; i < 2; ++i) seen.push_back(region(40, n));         // milliseconds
+    for (int i = 0; i < 2; ++i) seen.push_back(region(2, 1u << 16));
+    d.set_timing_mode(TimingMode::Plain);
+    EXPECT_FALSE(d.needs_warmup_sample());
+    std::string trace;
+    for (const auto& [ms, clock] : seen) trace += std::to_string(ms) + " ms " + clock + "; ";
+    const std::vector<std::string> want = {"cupti", "cupti", "cupti", "events", "events", "cupti"};
+    ASSERT_EQ(seen.size(), want.size());
+    for (std::size_t i = 0; i < want.size(); ++i) EXPECT_EQ(seen[i].second, want[i]) << "region " << i << ": " << trace;
+    EXPECT_GT(seen[2].first, 0.25) << trace;
+    EXPECT_LT(seen[5].first, 0.2) << trace;
+}
+
 TEST_F(CudaDeviceTest, AllocationLargerThanFreeMemoryIsAClearError) {
     const std::size_t too_much = native->info().global_mem_bytes + (std::size_t{1} << 30);
     try {

@@ -35,6 +35,7 @@ struct FakeBehaviour {
     std::optional<ClockSample> clock;      // what clock_sample() returns
     int launches_per_run = 1;
     std::vector<std::string> clocks;       // timing_clock() after the n-th time_ms: clocks[n % size]
+    bool warmup = false;                   // needs_warmup_sample()
 };
 FakeBehaviour behaviour;
 
@@ -82,6 +83,7 @@ public:
         return behaviour.clocks.empty() ? "events" : behaviour.clocks[std::size_t(regions_ - 1) % behaviour.clocks.size()];
     }
     std::optional<ClockSample> clock_sample() override { return behaviour.clock; }
+    bool needs_warmup_sample() const override { return behaviour.warmup; }
 
 protected:
     std::uint64_t raw_alloc(std::size_t) override { return ++next_; }
@@ -204,6 +206,27 @@ TEST_F(RunnerTiming, SamplesReadByDifferentClocksAreCounted) {
         EXPECT_EQ(b.timing_clock, "cupti");
         EXPECT_TRUE(b.timing_note.empty()) << b.timing_note;
     }
+}
+
+// A device whose sample depends on the one before (CUDA: CUPTI tracing follows the last
+// region's length) gets one sample first that no result sees.
+TEST_F(RunnerTiming, AWarmUpSampleComesFirstWhereTheDeviceNeedsOne) {
+    RunnerOptions opt = quick_options();
+    opt.rule.min_samples = opt.rule.max_samples = 4;
+    opt.batch = false;
+    behaviour.clocks = {"events", "cupti", "cupti", "cupti", "cupti"};  // 5 regions a benchmark
+    behaviour.warmup = true;
+    const auto warmed = run_fake(2, opt).benchmarks;
+    ASSERT_FALSE(warmed.empty());
+    for (const auto& b : warmed) {
+        ASSERT_EQ(b.status, Status::Ok) << b.error;
+        EXPECT_EQ(b.samples_ms.size(), 4u);
+        EXPECT_EQ(b.timing_clock, "cupti");
+        EXPECT_TRUE(b.timing_note.empty()) << b.timing_note;
+    }
+    behaviour.warmup = false;  // the same device without: the first region is a sample
+    for (const auto& b : run_fake(1, opt).benchmarks)
+        EXPECT_EQ(b.timing_note, "clocks of the samples: 3 of 4 cupti 1 of 4 events");
 }
 
 TEST_F(RunnerTiming, SaysWhyItTimedPlainly) {

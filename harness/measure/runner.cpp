@@ -87,6 +87,7 @@ private:
     struct State {
         bool started = false;
         bool ready = false;  // validated; timing may proceed
+        bool warmed_up = false;  // the device's warm-up sample, when it needs one, was taken
         double shared_setup_ms = 0;  // opening the device and compiling, left out of wall_ms
         std::map<std::string, std::size_t> sample_clocks;  // samples per clock (Device::timing_clock)
         BenchmarkResult result;
@@ -284,6 +285,10 @@ private:
             for (auto _ : st) {
             }
             return;
+        }
+        if (!s.warmed_up) {
+            s.warmed_up = true;
+            if (current_device_->needs_warmup_sample()) timed_run(*current_device_, *current_, s.result);
         }
         if (opt_.gb_picks_iterations)
             measure_gb_iterations(i, st);
