@@ -73,6 +73,7 @@ Results sample_results() {
     b.samples_ms = {1.0, 1.5, 2.0};
     b.summary = summarize(b.samples_ms);
     b.work.bytes = 65536;
+    b.launches = 17;
     b.ptx_hash = {{"mandelbrot", "0123456789abcdef"}};
     r.benchmarks.push_back(b);
     return r;
@@ -90,6 +91,7 @@ TEST(ResultsJson, RoundTrip) {
     EXPECT_EQ(b.samples_ms, (std::vector<double>{1.0, 1.5, 2.0}));
     EXPECT_DOUBLE_EQ(b.summary.median, 1.5);
     EXPECT_EQ(b.ptx_hash.at("mandelbrot"), "0123456789abcdef");
+    EXPECT_EQ(b.launches, 17);
     ASSERT_EQ(back.devices.size(), 1u);
     EXPECT_EQ(back.devices[0].info.cc_major, 9);
     EXPECT_EQ(to_json(back), to_json(r));

@@ -252,9 +252,13 @@ TEST_F(RunnerTiming, RunsOfManyLaunchesAreNotHeldBehindAGate) {
     for (const auto& b : run_fake(1, opt).benchmarks) {
         EXPECT_EQ(b.timing, "plain");
         EXPECT_NE(b.timing_note.find("300 launches"), std::string::npos) << b.timing_note;
+        EXPECT_EQ(b.launches, 300) << "a result says how many launches a run makes";
     }
     behaviour.launches_per_run = 256;
-    for (const auto& b : run_fake(1, opt).benchmarks) EXPECT_EQ(b.timing, "gated") << b.timing_note;
+    for (const auto& b : run_fake(1, opt).benchmarks) {
+        EXPECT_EQ(b.timing, "gated") << b.timing_note;
+        EXPECT_EQ(b.launches, 256);
+    }
 }
 
 TEST_F(RunnerTiming, BatchTimesBackToBackRuns) {

@@ -219,6 +219,7 @@ private:
             dev->reset_launch_count();
             current_->run();
             const std::uint64_t launches = dev->launch_count();
+            r.launches = static_cast<std::int64_t>(launches);
             dev->synchronize();
             dev->reset_transfer_stats();
             r.validation = current_->validate();

@@ -137,6 +137,7 @@ json benchmark_json(const BenchmarkResult& b) {
               {"throttled", b.throttled},
               {"budget_cut", b.budget_cut},
               {"graph_capture_ms", b.graph_capture_ms},
+              {"launches", b.launches},
               {"transfer", {{"upload_ms", b.upload_ms}, {"download_ms", b.download_ms}}},
               {"samples_ms", b.samples_ms},
               {"summary", summary_json(b.summary)},
@@ -199,6 +200,7 @@ BenchmarkResult benchmark_from_json(const json& j, const std::string& where) {
         b.compile_cached_ms = j["compile"].value("cached_ms", 0.0);
     }
     b.graph_capture_ms = j.value("graph_capture_ms", 0.0);
+    b.launches = j.value("launches", std::int64_t{0});  // files before 2026-11-26 lack it
     b.noisy = j.value("noisy", false);
     // Files from before gated timing (2026-11-25) were timed plainly and have no batch or clock.
     if (j.contains("timing")) {

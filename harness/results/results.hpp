@@ -62,6 +62,7 @@ struct BenchmarkResult {
     bool throttled = false;        // the SM clock dropped below 75% of its maximum, or a slowdown reason
     bool budget_cut = false;       // --budget ended sampling before the stopping rule was met
     double graph_capture_ms = 0;
+    std::int64_t launches = 0;  // launches one run makes (a graph replay counts one); 0: not counted
     double upload_ms = 0;    // host-to-device transfer of the inputs
     double download_ms = 0;  // device-to-host transfer of the outputs
     std::vector<double> samples_ms;
