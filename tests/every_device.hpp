@@ -55,4 +55,17 @@ inline std::string check_every_device(const std::string& backend_id, const char*
     return "";
 }
 
+// The error compiling `src` on `dev` gives with the environment variable `env` set to
+// `value`; "" when it compiles.
+inline std::string compile_error_with(Device& dev, const char* env, const char* value, const Source& src,
+                                      const CompileOptions& opt = CompileOptions{}) {
+    ScopedEnv set(env, value);
+    try {
+        dev.compile(src, opt);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
 }  // namespace tb::test

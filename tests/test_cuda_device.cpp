@@ -416,14 +416,26 @@ extern "C" __global__ void scale_add(float* x, const float* y, float a, unsigned
 }
 )";
 
+// kScaleAdd compiled on a device with zeroed x and y of n floats.
+struct ScaleAdd {
+    ScaleAdd(Device& d, std::uint32_t n)
+        : x(d.alloc(n * 4)), y(d.alloc(n * 4)),
+          module(d.compile(Source{"inline/scale_add.cu", kScaleAdd, Dialect::Cuda}, {})),
+          kernel(module->kernel("scale_add")) {
+        d.fill_u32(x, 0);
+        d.fill_u32(y, 0);
+    }
+    Buffer x, y;
+    std::unique_ptr<Module> module;
+    Kernel kernel;
+};
+
 TEST_F(CudaDeviceTest, TimeMsMeasuresDeviceWork) {
     Device& d = *native;
     const std::uint32_t n = 1u << 24;
-    Buffer x = d.alloc(n * 4), y = d.alloc(n * 4);
-    d.fill_u32(x, 0);
-    d.fill_u32(y, 0);
-    auto m = d.compile(Source{"inline/scale_add.cu", kScaleAdd, Dialect::Cuda}, {});
-    const Kernel k = m->kernel("scale_add");
+    ScaleAdd sa(d, n);
+    Buffer &x = sa.x, &y = sa.y;
+    const Kernel k = sa.kernel;
     const double ms = d.time_ms([&] {
         for (int i = 0; i < 10; ++i) d.launch(k, Dim3{n / 256}, Dim3{256}, Args(x, y, 1.0f, n));
     });
@@ -476,11 +488,9 @@ TEST_F(CudaDeviceTest, GraphReplayMatchesStreamLaunches) {
 TEST_F(CudaDeviceTest, GatedTimingOfAGraphLaunchIsPlausible) {
     Device& d = *native;
     const std::uint32_t n = 1u << 20;
-    Buffer x = d.alloc(n * 4), y = d.alloc(n * 4);
-    d.fill_u32(x, 0);
-    d.fill_u32(y, 0);
-    auto m = d.compile(Source{"inline/scale_add.cu", kScaleAdd, Dialect::Cuda}, {});
-    const Kernel k = m->kernel("scale_add");
+    ScaleAdd sa(d, n);
+    Buffer &x = sa.x, &y = sa.y;
+    const Kernel k = sa.kernel;
     auto graph = d.capture([&] {
         for (int i = 0; i < 4; ++i) d.launch(k, Dim3{n / 256}, Dim3{256}, Args(x, y, 1.0f, n));
     });
@@ -505,11 +515,9 @@ TEST_F(CudaDeviceTest, RegionsAfterALongOneAreTimedUntraced) {
         GTEST_SKIP() << "no CUPTI: " << tb::cuda::KernelTracer::instance().why();
     Device& d = *native;
     const std::uint32_t n = 1u << 24;
-    Buffer x = d.alloc(n * 4), y = d.alloc(n * 4);
-    d.fill_u32(x, 0);
-    d.fill_u32(y, 0);
-    auto m = d.compile(Source{"inline/scale_add.cu", kScaleAdd, Dialect::Cuda}, {});
-    const Kernel k = m->kernel("scale_add");
+    ScaleAdd sa(d, n);
+    Buffer &x = sa.x, &y = sa.y;
+    const Kernel k = sa.kernel;
     auto region = [&](int launches, std::uint32_t items) {
         const double ms = d.time_ms([&] {
             for (int i = 0; i < launches; ++i) d.launch(k, Dim3{items / 256}, Dim3{256}, Args(x, y, 1.0f, items));

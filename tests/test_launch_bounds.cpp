@@ -15,15 +15,14 @@
 #include "backend.hpp"
 #include "every_device.hpp"
 #include "opencl/cl_launch_bounds.hpp"
-#include "scoped_env.hpp"
 
 namespace {
 
 using namespace tb;
 using tb::cl::DeclaredBounds;
 using tb::cl::EntryBounds;
-using tb::test::ScopedEnv;
 using tb::test::check_every_device;
+using tb::test::compile_error_with;
 using tb::test::devices_of;
 
 std::string error_of(const std::string& source) {
@@ -193,16 +192,8 @@ TEST(LaunchBounds, ModeOverrideIsChecked) {
     const auto infos = devices_of(*backend, why);
     if (infos.empty()) GTEST_SKIP() << "no OpenCL device: " << why;
     auto dev = backend->open(0);
-    const auto error_with = [&](const char* mode) -> std::string {
-        ScopedEnv env("TRIBENCH_OPENCL_LAUNCH_BOUNDS", mode);
-        CompileOptions opt;
-        opt.defines = {"LB_GROUP=64"};
-        try {
-            dev->compile(kernel_source(), opt);
-        } catch (const Error& e) {
-            return e.what();
-        }
-        return "";
+    const auto error_with = [&](const char* mode) {
+        return compile_error_with(*dev, "TRIBENCH_OPENCL_LAUNCH_BOUNDS", mode, kernel_source());
     };
     EXPECT_EQ(error_with("always"), "TRIBENCH_OPENCL_LAUNCH_BOUNDS is 'always'. expected 'ptx' or 'none'");
     if (!infos[0].is_nvidia)

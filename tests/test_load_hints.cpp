@@ -19,6 +19,7 @@ namespace {
 using namespace tb;
 using tb::test::ScopedEnv;
 using tb::test::check_every_device;
+using tb::test::compile_error_with;
 using tb::test::devices_of;
 
 constexpr std::uint32_t kN = 1000;  // not a multiple of 7: i * 7 % n is a permutation
@@ -89,14 +90,8 @@ TEST(LoadHints, ModeOverrideIsChecked) {
     const auto infos = devices_of(*backend, why);
     if (infos.empty()) GTEST_SKIP() << "no OpenCL device: " << why;
     auto dev = backend->open(0);
-    const auto error_with = [&](const char* mode) -> std::string {
-        ScopedEnv env("TRIBENCH_OPENCL_LOAD_HINTS", mode);
-        try {
-            dev->compile(kernel_source(), CompileOptions{});
-        } catch (const Error& e) {
-            return e.what();
-        }
-        return "";
+    const auto error_with = [&](const char* mode) {
+        return compile_error_with(*dev, "TRIBENCH_OPENCL_LOAD_HINTS", mode, kernel_source());
     };
     EXPECT_EQ(error_with("sometimes"), "TRIBENCH_OPENCL_LOAD_HINTS is 'sometimes'. expected 'ptx' or 'plain'");
     if (!infos[0].is_nvidia)

@@ -1,5 +1,7 @@
 #include "cl_info.hpp"
 
+#include <cstdlib>
+
 namespace tb::cl {
 namespace {
 
@@ -67,6 +69,19 @@ std::string device_string(cl_device_id d, cl_device_info param) {
 
 bool is_nvidia_platform(cl_platform_id p) {
     return platform_string(p, CL_PLATFORM_VENDOR).find("NVIDIA") != std::string::npos;
+}
+
+bool ptx_feature_on(cl_device_id d, const char* env, const std::string& off) {
+    const bool nvidia = is_nvidia_platform(device_value<cl_platform_id>(d, CL_DEVICE_PLATFORM, "CL_DEVICE_PLATFORM"));
+    const char* value = std::getenv(env);
+    const std::string want = value ? value : "";
+    if (want.empty()) return nvidia;
+    if (want == off) return false;
+    if (want == "ptx") {
+        if (!nvidia) throw Error(std::string(env) + "=ptx: the device is not on NVIDIA's OpenCL platform");
+        return true;
+    }
+    throw Error(std::string(env) + " is '" + want + "'. expected 'ptx' or '" + off + "'");
 }
 
 DeviceInfo describe(const DeviceRef& ref) {

@@ -35,4 +35,10 @@ DeviceInfo describe(const DeviceRef& ref);
 // True when the platform is NVIDIA's: its program binaries are PTX text.
 bool is_nvidia_platform(cl_platform_id p);
 
+// For a feature NVIDIA's platform gets through PTX (load hints, launch bounds): whether the
+// device uses it. Yes on NVIDIA's platform, no elsewhere, unless the environment variable
+// `env` says "ptx" or `off` (the feature's word for no). Throws tb::Error for another value
+// or for ptx on a platform that does not take PTX.
+bool ptx_feature_on(cl_device_id d, const char* env, const std::string& off);
+
 }  // namespace tb::cl

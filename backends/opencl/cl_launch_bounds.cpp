@@ -1,7 +1,6 @@
 #include "cl_launch_bounds.hpp"
 
 #include <cctype>
-#include <cstdlib>
 #include <regex>
 
 #include "cl_info.hpp"
@@ -154,16 +153,7 @@ std::size_t body_line(const std::vector<std::string>& lines, std::size_t from) {
 }  // namespace
 
 LaunchBoundsMode launch_bounds_mode(cl_device_id d) {
-    const bool nvidia = is_nvidia_platform(device_value<cl_platform_id>(d, CL_DEVICE_PLATFORM, "CL_DEVICE_PLATFORM"));
-    const char* env = std::getenv("TRIBENCH_OPENCL_LAUNCH_BOUNDS");
-    const std::string want = env ? env : "";
-    if (want.empty()) return nvidia ? LaunchBoundsMode::Ptx : LaunchBoundsMode::None;
-    if (want == "none") return LaunchBoundsMode::None;
-    if (want == "ptx") {
-        if (!nvidia) throw Error("TRIBENCH_OPENCL_LAUNCH_BOUNDS=ptx: the device is not on NVIDIA's OpenCL platform");
-        return LaunchBoundsMode::Ptx;
-    }
-    throw Error("TRIBENCH_OPENCL_LAUNCH_BOUNDS is '" + want + "'. expected 'ptx' or 'none'");
+    return ptx_feature_on(d, "TRIBENCH_OPENCL_LAUNCH_BOUNDS", "none") ? LaunchBoundsMode::Ptx : LaunchBoundsMode::None;
 }
 
 std::vector<DeclaredBounds> declared_launch_bounds(const std::string& source) {

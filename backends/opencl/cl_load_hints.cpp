@@ -1,23 +1,12 @@
 #include "cl_load_hints.hpp"
 
-#include <cstdlib>
-
 #include "cl_info.hpp"
 #include "embedded.hpp"
 
 namespace tb::cl {
 
 LoadHintMode load_hint_mode(cl_device_id d) {
-    const bool nvidia = is_nvidia_platform(device_value<cl_platform_id>(d, CL_DEVICE_PLATFORM, "CL_DEVICE_PLATFORM"));
-    const char* env = std::getenv("TRIBENCH_OPENCL_LOAD_HINTS");
-    const std::string want = env ? env : "";
-    if (want.empty()) return nvidia ? LoadHintMode::Ptx : LoadHintMode::Plain;
-    if (want == "plain") return LoadHintMode::Plain;
-    if (want == "ptx") {
-        if (!nvidia) throw Error("TRIBENCH_OPENCL_LOAD_HINTS=ptx: the device is not on NVIDIA's OpenCL platform");
-        return LoadHintMode::Ptx;
-    }
-    throw Error("TRIBENCH_OPENCL_LOAD_HINTS is '" + want + "'. expected 'ptx' or 'plain'");
+    return ptx_feature_on(d, "TRIBENCH_OPENCL_LOAD_HINTS", "plain") ? LoadHintMode::Ptx : LoadHintMode::Plain;
 }
 
 std::string load_hint_preamble(cl_device_id d, const std::string& source) {
