@@ -5,17 +5,16 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <map>
 #include <regex>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "cuda/cl_translate.hpp"
 #include "device.hpp"
 #include "embedded.hpp"
+#include "test_data.hpp"
 
 namespace {
 
@@ -109,13 +108,6 @@ std::string error_of(const std::string& src) {
 }
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
-
-std::string read_file(const std::string& path) {
-    std::ifstream f(path);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
 
 TEST(ClTranslate, LocalParamsBecomeOffsetsAtTheirPositions) {
     const std::string src =
@@ -443,7 +435,7 @@ TEST(ClTranslate, PreludeNativeFunctionsUseFlushToZeroApproximations) {
 }
 
 TEST(ClTranslate, PreludeFeaturesFileTranslates) {
-    const std::string src = read_file(std::string(TRIBENCH_TEST_DATA) + "/prelude_features.cl");
+    const std::string src = tb::test::test_data_text("prelude_features.cl");
     ASSERT_FALSE(src.empty());
     const auto t = rewrite_local_params(src);
     EXPECT_EQ(line_count(t.text), line_count(src));
@@ -482,10 +474,7 @@ TEST(ClTranslate, SubGroupTestCallsEveryBuiltinOfTheOpenClShim) {
         static const std::regex name(R"(\b((?:get_(?:max_|num_)?sub_group\w*)|(?:sub_group_\w+))\b)");
         return first_groups(text, name);
     };
-    std::ifstream in(std::string(TRIBENCH_TEST_DATA) + "/subgroups.cl");
-    std::ostringstream test;
-    test << in.rdbuf();
-    auto used = names(test.str());
+    auto used = names(tb::test::test_data_text("subgroups.cl"));
     used.erase("sub_group_ops");  // the test kernel itself
     const auto shim = names(tb::embedded_file("backends/opencl/subgroups.cl"));
     for (const char* required : {"get_sub_group_size", "get_sub_group_local_id", "sub_group_reduce_add",
@@ -501,11 +490,8 @@ TEST(ClTranslate, LoadHintsAreTheSameInThePreludeAndTheOpenClShim) {
         static const std::regex name(R"(\b(tb_load_\w+)\s*\()");
         return first_groups(text, name);
     };
-    std::ifstream in(std::string(TRIBENCH_TEST_DATA) + "/load_hints.cl");
-    std::ostringstream test;
-    test << in.rdbuf();
     const auto shim = names(tb::embedded_file("backends/opencl/load_hints.cl"));
     EXPECT_TRUE(shim.count("tb_load_streaming"));
     EXPECT_EQ(names(tb::embedded_file("backends/cuda/prelude.cuh")), shim);
-    EXPECT_EQ(names(test.str()), shim);
+    EXPECT_EQ(names(tb::test::test_data_text("load_hints.cl")), shim);
 }

@@ -416,15 +416,18 @@ extern "C" __global__ void scale_add(float* x, const float* y, float a, unsigned
 }
 )";
 
-// kScaleAdd compiled on a device with zeroed x and y of n floats.
+// kScaleAdd compiled on a device with zeroed x and y of n floats; launch(items) enqueues
+// x = x * 1 + y over the first `items` (a multiple of 256).
 struct ScaleAdd {
     ScaleAdd(Device& d, std::uint32_t n)
-        : x(d.alloc(n * 4)), y(d.alloc(n * 4)),
+        : dev(d), x(d.alloc(n * 4)), y(d.alloc(n * 4)),
           module(d.compile(Source{"inline/scale_add.cu", kScaleAdd, Dialect::Cuda}, {})),
           kernel(module->kernel("scale_add")) {
         d.fill_u32(x, 0);
         d.fill_u32(y, 0);
     }
+    void launch(std::uint32_t items) { dev.launch(kernel, Dim3{items / 256}, Dim3{256}, Args(x, y, 1.0f, items)); }
+    Device& dev;
     Buffer x, y;
     std::unique_ptr<Module> module;
     Kernel kernel;
@@ -434,10 +437,8 @@ TEST_F(CudaDeviceTest, TimeMsMeasuresDeviceWork) {
     Device& d = *native;
     const std::uint32_t n = 1u << 24;
     ScaleAdd sa(d, n);
-    Buffer &x = sa.x, &y = sa.y;
-    const Kernel k = sa.kernel;
     const double ms = d.time_ms([&] {
-        for (int i = 0; i < 10; ++i) d.launch(k, Dim3{n / 256}, Dim3{256}, Args(x, y, 1.0f, n));
+        for (int i = 0; i < 10; ++i) sa.launch(n);
     });
     EXPECT_GT(ms, 0.0);
     EXPECT_LT(ms, 10000.0);
@@ -489,17 +490,15 @@ TEST_F(CudaDeviceTest, GatedTimingOfAGraphLaunchIsPlausible) {
     Device& d = *native;
     const std::uint32_t n = 1u << 20;
     ScaleAdd sa(d, n);
-    Buffer &x = sa.x, &y = sa.y;
-    const Kernel k = sa.kernel;
     auto graph = d.capture([&] {
-        for (int i = 0; i < 4; ++i) d.launch(k, Dim3{n / 256}, Dim3{256}, Args(x, y, 1.0f, n));
+        for (int i = 0; i < 4; ++i) sa.launch(n);
     });
     ASSERT_NE(graph, nullptr);
     d.set_timing_mode(TimingMode::Gated);
     const double graph_ms = d.time_ms([&] { graph->launch(); });
     const std::string graph_clock = d.timing_clock();
     const double stream_ms = d.time_ms([&] {
-        for (int i = 0; i < 4; ++i) d.launch(k, Dim3{n / 256}, Dim3{256}, Args(x, y, 1.0f, n));
+        for (int i = 0; i < 4; ++i) sa.launch(n);
     });
     d.set_timing_mode(TimingMode::Plain);
     EXPECT_GT(graph_ms, 0.0);
@@ -516,11 +515,9 @@ TEST_F(CudaDeviceTest, RegionsAfterALongOneAreTimedUntraced) {
     Device& d = *native;
     const std::uint32_t n = 1u << 24;
     ScaleAdd sa(d, n);
-    Buffer &x = sa.x, &y = sa.y;
-    const Kernel k = sa.kernel;
     auto region = [&](int launches, std::uint32_t items) {
         const double ms = d.time_ms([&] {
-            for (int i = 0; i < launches; ++i) d.launch(k, Dim3{items / 256}, Dim3{256}, Args(x, y, 1.0f, items));
+            for (int i = 0; i < launches; ++i) sa.launch(items);
         });
         return std::make_pair(ms, d.timing_clock());
     };

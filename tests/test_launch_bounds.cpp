@@ -7,14 +7,13 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "backend.hpp"
 #include "every_device.hpp"
 #include "opencl/cl_launch_bounds.hpp"
+#include "test_data.hpp"
 
 namespace {
 
@@ -24,6 +23,7 @@ using tb::cl::EntryBounds;
 using tb::test::check_every_device;
 using tb::test::compile_error_with;
 using tb::test::devices_of;
+using tb::test::test_data_source;
 
 std::string error_of(const std::string& source) {
     try {
@@ -118,12 +118,7 @@ TEST(LaunchBoundsPtx, AKernelMissingFromThePtxIsAnError) {
 
 constexpr std::uint32_t kN = 1000, kGroup = 128;
 
-Source kernel_source() {
-    std::ifstream in(std::string(TRIBENCH_TEST_DATA) + "/launch_bounds.cl");
-    std::ostringstream s;
-    s << in.rdbuf();
-    return Source{"tests/data/launch_bounds.cl", s.str(), Dialect::OpenCL};
-}
+Source kernel_source() { return test_data_source("launch_bounds.cl"); }
 
 // The text of a PTX entry from its header to the body's '{'.
 std::string entry_head(const std::string& ptx, const std::string& name) {

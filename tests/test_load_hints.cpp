@@ -5,14 +5,13 @@
 
 #include <cstdint>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "backend.hpp"
 #include "every_device.hpp"
 #include "scoped_env.hpp"
+#include "test_data.hpp"
 
 namespace {
 
@@ -21,17 +20,11 @@ using tb::test::ScopedEnv;
 using tb::test::check_every_device;
 using tb::test::compile_error_with;
 using tb::test::devices_of;
+using tb::test::test_data_source;
 
 constexpr std::uint32_t kN = 1000;  // not a multiple of 7: i * 7 % n is a permutation
 
-std::string kernel_text() {
-    std::ifstream in(std::string(TRIBENCH_TEST_DATA) + "/load_hints.cl");
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-Source kernel_source() { return Source{"tests/data/load_hints.cl", kernel_text(), Dialect::OpenCL}; }
+Source kernel_source() { return test_data_source("load_hints.cl"); }
 
 void check_device(Device& dev) {
     auto mod = dev.compile(kernel_source(), CompileOptions{});

@@ -19,6 +19,7 @@
 #include "kernel_scan.hpp"
 #include "program.hpp"
 #include "scoped_env.hpp"
+#include "test_data.hpp"
 
 namespace {
 
@@ -291,7 +292,7 @@ TEST(NvrtcPrelude, RequiredWorkGroupSizeBecomesLaunchBounds) {
 
 // The prelude's sub-group built-ins are warp instructions (docs/prelude.md, "Sub-groups").
 TEST(NvrtcPrelude, SubGroupBuiltinsAreWarpInstructions) {
-    const Source src{"tests/data/subgroups.cl", read_text(fs::path(TRIBENCH_TEST_DATA) / "subgroups.cl"), Dialect::OpenCL};
+    const Source src = tb::test::test_data_source("subgroups.cl");
     const std::string ptx = compile_to_ptx(src, {}, kArch).ptx;
     for (const char* op : {"shfl.sync.idx.b32", "shfl.sync.bfly.b32", "shfl.sync.up.b32", "shfl.sync.down.b32",
                            "vote.sync.all.pred", "vote.sync.any.pred", "bar.warp.sync"})
@@ -321,7 +322,7 @@ TEST(NvrtcPrelude, LaunchBoundsWithAMinimumOfGroups) {
 
 // The prelude's load hints are PTX cache operators (docs/prelude.md, "Load hints").
 TEST(NvrtcPrelude, LoadHintsAreStreamingLoads) {
-    const Source src{"tests/data/load_hints.cl", read_text(fs::path(TRIBENCH_TEST_DATA) / "load_hints.cl"), Dialect::OpenCL};
+    const Source src = tb::test::test_data_source("load_hints.cl");
     const std::string ptx = compile_to_ptx(src, {}, kArch).ptx;
     std::size_t streaming = 0;
     for (std::size_t at = ptx.find("ld.global.cs."); at != std::string::npos; at = ptx.find("ld.global.cs.", at + 1))

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <fstream>
 #include <limits>
 #include <random>
 #include <sstream>
@@ -18,22 +17,19 @@
 #include "backend.hpp"
 #include "every_device.hpp"
 #include "scoped_env.hpp"
+#include "test_data.hpp"
 
 namespace {
 
 using namespace tb;
 using tb::test::ScopedEnv;
 using tb::test::check_every_device;
+using tb::test::compile_error_with;
 using tb::test::devices_of;
 
 constexpr int kOps = 14, kIds = 8;  // NOPS, NIDS of subgroups.cl
 
-std::string kernel_text() {
-    std::ifstream in(std::string(TRIBENCH_TEST_DATA) + "/subgroups.cl");
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+Source kernel_source() { return tb::test::test_data_source("subgroups.cl"); }
 
 struct Launch {
     Dim3 grid, block;
@@ -178,7 +174,7 @@ void check_launch(Device& dev, Module& mod, const Launch& l, std::uint64_t seed)
 }
 
 void check_device(Device& dev) {
-    auto mod = dev.compile(Source{"tests/data/subgroups.cl", kernel_text(), Dialect::OpenCL}, CompileOptions{});
+    auto mod = dev.compile(kernel_source(), CompileOptions{});
     std::uint64_t seed = 1;
     for (const Launch& l : kLaunches) check_launch(dev, *mod, l, seed++);
 }
@@ -203,15 +199,8 @@ TEST(SubGroups, ModeOverrideIsChecked) {
     const auto infos = devices_of(*backend, why);
     if (infos.empty()) GTEST_SKIP() << "no OpenCL device: " << why;
     auto dev = backend->open(0);
-    const Source src{"tests/data/subgroups.cl", kernel_text(), Dialect::OpenCL};
-    const auto error_with = [&](const char* mode) -> std::string {
-        ScopedEnv env("TRIBENCH_OPENCL_SUBGROUPS", mode);
-        try {
-            dev->compile(src, CompileOptions{});
-        } catch (const Error& e) {
-            return e.what();
-        }
-        return "";
+    const auto error_with = [&](const char* mode) {
+        return compile_error_with(*dev, "TRIBENCH_OPENCL_SUBGROUPS", mode, kernel_source());
     };
     EXPECT_EQ(error_with("sometimes"), "TRIBENCH_OPENCL_SUBGROUPS is 'sometimes'. expected 'khr', 'nv' or 'emulated'");
     if (!infos[0].is_nvidia)
