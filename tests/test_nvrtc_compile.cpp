@@ -10,6 +10,7 @@
 #include <fstream>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -328,6 +329,42 @@ TEST(NvrtcPrelude, LoadHintsAreStreamingLoads) {
     for (std::size_t at = ptx.find("ld.global.cs."); at != std::string::npos; at = ptx.find("ld.global.cs.", at + 1))
         ++streaming;
     EXPECT_EQ(streaming, 3u) << ptx;  // uint, int, float
+}
+
+// The instructions of kernel `name` with what may differ between two compilations of the
+// same code removed: line info, comments, register declarations and the numbering of
+// registers and labels.
+std::string normalised_body(const std::string& ptx, const std::string& name) {
+    const std::string section = entry_section(ptx, name);
+    const std::size_t end = section.find("\n}\n");
+    const std::string body = section.substr(0, end == std::string::npos ? std::string::npos : end + 3);
+    static const std::regex reg(R"(%(r|rd|p|f|fd|rs|h)\d+)"), label(R"(\$L__BB\d+_\d+)");
+    std::istringstream lines(body);
+    std::string line, out;
+    while (std::getline(lines, line)) {
+        const auto first = line.find_first_not_of(" \t");
+        if (first == std::string::npos || line.compare(first, 4, ".loc") == 0 || line.compare(first, 2, "//") == 0 ||
+            line.compare(first, 4, ".reg") == 0)
+            continue;
+        out += std::regex_replace(std::regex_replace(line, reg, "%$1"), label, "L") + "\n";
+    }
+    return out;
+}
+
+// spmv's scalar kernel is the same PTX from both dialects, so the same SASS: written any
+// other way (launch bounds on one side, kernels.cl's first row from its 64-bit
+// get_global_id), ptxas scheduled the same loop differently and the two ran up to 25% apart
+// on the H100 (docs/programs/spmv.md, "Dialect differences").
+TEST(DialectPtx, SpmvScalarIsTheSameInstructionsInBothDialects) {
+    const tb::Program& spmv = tb::find_program("spmv");
+    CompileOptions opt;
+    opt.defines = spmv.defines();
+    const std::string cu = normalised_body(compile_to_ptx(tb::program_source(spmv, Dialect::Cuda), opt, kArch).ptx,
+                                           "spmv_scalar");
+    const std::string cl = normalised_body(compile_to_ptx(tb::program_source(spmv, Dialect::OpenCL), opt, kArch).ptx,
+                                           "spmv_scalar");
+    ASSERT_NE(cu.find("ld.global.nc"), std::string::npos) << cu;
+    EXPECT_EQ(cu, cl);
 }
 
 TEST(NvrtcOptions, DefinesReachTheSource) {

@@ -5,6 +5,10 @@
 // SpMV is bound by memory latency times the bytes in flight, so every kernel loads its
 // non-zeros in batches with the bounds test on each element rather than on the loop: all
 // loads of a batch are in flight together (a row of 5 is one round trip, not five).
+// scalar and vector also pipeline a row's batches: the next batch's column indices load
+// while this batch's values and gathers of x are in flight, rather than a batch waiting
+// for its col and then for x[col]: on long rows the dependent chain is about half as long
+// (docs/programs/spmv.md, "Pipelined batches").
 #ifndef SPMV_SCALAR_BATCH
 #error "SPMV_SCALAR_BATCH must come from the host (programs/spmv/tuning.hpp)"
 #endif
@@ -33,14 +37,17 @@
 // scalar: one work-item per row. Good when rows are short and even; a long row stalls
 // its whole sub-group, and neighbouring work-items read non-adjacent addresses. The
 // work-items stride over the rows (the host caps the number of work-groups) and load the
-// next row's offsets while the current row's non-zeros are in flight.
+// next row's offsets while the current row's non-zeros are in flight, and a batch's column
+// indices one batch ahead (above).
 __kernel void spmv_scalar(int rows, __global const int *restrict row_ptr, __global const int *restrict col,
                           __global const float *restrict val, __global const float *restrict x,
                           __global float *restrict y)
 {
     const uint n = (uint)rows;
-    const uint stride = (uint)get_global_size(0);
-    uint row = (uint)get_global_id(0);
+    // 32-bit, as kernels.cu: from get_global_id's 64 bits ptxas schedules the batch
+    // differently (docs/programs/spmv.md, "Dialect differences").
+    const uint stride = (uint)get_num_groups(0) * (uint)get_local_size(0);
+    uint row = (uint)get_group_id(0) * (uint)get_local_size(0) + (uint)get_local_id(0);
     int begin = 0, end = 0;
     if (row < n) {
         begin = row_ptr[row];
@@ -54,16 +61,22 @@ __kernel void spmv_scalar(int rows, __global const int *restrict row_ptr, __glob
             next_end = row_ptr[next + 1];
         }
         float sum = 0.0f;
+        int c[SPMV_SCALAR_BATCH];
+        for (int j = 0; j < SPMV_SCALAR_BATCH; ++j)
+            c[j] = begin + j < end ? col[begin + j] : 0;
         for (int k = begin; k < end; k += SPMV_SCALAR_BATCH) {
-            int c[SPMV_SCALAR_BATCH];
-            float v[SPMV_SCALAR_BATCH];
+            float v[SPMV_SCALAR_BATCH], xc[SPMV_SCALAR_BATCH];
             for (int j = 0; j < SPMV_SCALAR_BATCH; ++j) {
-                c[j] = k + j < end ? col[k + j] : 0;
                 v[j] = k + j < end ? val[k + j] : 0.0f;
+                xc[j] = k + j < end ? x[c[j]] : 0.0f;
+            }
+            for (int j = 0; j < SPMV_SCALAR_BATCH; ++j) {
+                const int e = k + SPMV_SCALAR_BATCH + j;
+                c[j] = e < end ? col[e] : 0;
             }
             for (int j = 0; j < SPMV_SCALAR_BATCH; ++j)
                 if (k + j < end)
-                    sum += v[j] * x[c[j]];
+                    sum += v[j] * xc[j];
         }
         y[row] = sum;
         begin = next_begin;
@@ -87,11 +100,11 @@ inline void vector_rows(int rows, __global const int *restrict row_ptr, __global
                         __global float *restrict y, __local float *partial, const int G TB_SG_PARAM)
 {
     const uint n = (uint)rows;
-    const int lid = (int)get_local_id(0);
-    const int lane = lid & (G - 1);
+    const uint lid = (uint)get_local_id(0);
+    const int lane = (int)(lid & (uint)(G - 1));
     const uint rows_per_group = (uint)get_local_size(0) / (uint)G;
     const uint step = (uint)get_num_groups(0) * rows_per_group;
-    uint row = (uint)get_group_id(0) * rows_per_group + (uint)(lid / G);
+    uint row = (uint)get_group_id(0) * rows_per_group + lid / (uint)G;
     int k = 0, end = 0;
     if (row < n) {
         k = row_ptr[row] + lane;
@@ -105,17 +118,23 @@ inline void vector_rows(int rows, __global const int *restrict row_ptr, __global
             next_end = row_ptr[next + 1];
         }
         float sum = 0.0f;
+        int c[SPMV_VECTOR_BATCH];
+        for (int j = 0; j < SPMV_VECTOR_BATCH; ++j)
+            c[j] = k + j * G < end ? col[k + j * G] : 0;
         for (; k < end; k += G * SPMV_VECTOR_BATCH) {
-            int c[SPMV_VECTOR_BATCH];
-            float v[SPMV_VECTOR_BATCH];
+            float v[SPMV_VECTOR_BATCH], xc[SPMV_VECTOR_BATCH];
             for (int j = 0; j < SPMV_VECTOR_BATCH; ++j) {
                 const int e = k + j * G;
-                c[j] = e < end ? col[e] : 0;
                 v[j] = e < end ? val[e] : 0.0f;
+                xc[j] = e < end ? x[c[j]] : 0.0f;
+            }
+            for (int j = 0; j < SPMV_VECTOR_BATCH; ++j) {
+                const int e = k + G * SPMV_VECTOR_BATCH + j * G;
+                c[j] = e < end ? col[e] : 0;
             }
             for (int j = 0; j < SPMV_VECTOR_BATCH; ++j)
                 if (k + j * G < end)
-                    sum += v[j] * x[c[j]];
+                    sum += v[j] * xc[j];
         }
         // Lane i adds lane i + off: lane 0 of each row's lanes ends with the row's sum.
 #if TB_SUB_GROUP_SIZE == 32 && !defined(TB_SUBGROUPS_EMULATED)

@@ -49,11 +49,16 @@ __device__ __forceinline__ unsigned next_block(unsigned bytes) { return (bytes +
 
 // scalar: one thread per row. Short even rows: each thread's batch is one round trip and
 // L1 serves the neighbouring rows' lines; long rows serialise on one thread. The threads
-// stride over the rows and load the next row's offsets while this row's are in flight.
-// Launch bounds without a minimum of blocks per SM: capped at 32 registers this kernel
-// kept so many gathers in flight that L1/L2 evicted lines before neighbouring rows used
-// them (fem-l read 1.5x the DRAM bytes; experiment spmv-cu-regcap, reports/h100/REPORT.md).
-extern "C" __global__ void __launch_bounds__(SPMV_BLOCK)
+// stride over the rows and load the next row's offsets while this row's are in flight, and
+// a batch's column indices one batch ahead, during the previous batch's gathers (kernels.cl).
+// No launch bounds, as kernels.cl has none: with them (or with kernels.cl's first row taken
+// from its 64-bit get_global_id) ptxas schedules the same loop differently and the two
+// dialects ran up to 25% apart; as written both compile to the same SASS
+// (docs/programs/spmv.md, "Dialect differences"). No minimum of blocks per SM either: capped
+// at 32 registers this kernel kept so many gathers in flight that L1/L2 evicted lines
+// before neighbouring rows used them (fem-l read 1.5x the DRAM bytes; experiment
+// spmv-cu-regcap, reports/h100/REPORT.md).
+extern "C" __global__ void
 spmv_scalar(int rows, const int* __restrict__ row_ptr, const int* __restrict__ col,
             const float* __restrict__ val, const float* __restrict__ x, float* __restrict__ y)
 {
@@ -73,17 +78,24 @@ spmv_scalar(int rows, const int* __restrict__ row_ptr, const int* __restrict__ c
             next_end = row_ptr[next + 1];
         }
         float sum = 0.0f;
+        int c[SPMV_SCALAR_BATCH];
+        #pragma unroll
+        for (int j = 0; j < SPMV_SCALAR_BATCH; ++j) c[j] = begin + j < end ? col[begin + j] : 0;
         for (int k = begin; k < end; k += SPMV_SCALAR_BATCH) {
-            int c[SPMV_SCALAR_BATCH];
-            float v[SPMV_SCALAR_BATCH];
+            float v[SPMV_SCALAR_BATCH], xc[SPMV_SCALAR_BATCH];
             #pragma unroll
             for (int j = 0; j < SPMV_SCALAR_BATCH; ++j) {
-                c[j] = k + j < end ? col[k + j] : 0;
                 v[j] = k + j < end ? val[k + j] : 0.0f;
+                xc[j] = k + j < end ? x[c[j]] : 0.0f;
+            }
+            #pragma unroll
+            for (int j = 0; j < SPMV_SCALAR_BATCH; ++j) {
+                const int e = k + SPMV_SCALAR_BATCH + j;
+                c[j] = e < end ? col[e] : 0;
             }
             #pragma unroll
             for (int j = 0; j < SPMV_SCALAR_BATCH; ++j)
-                if (k + j < end) sum += v[j] * x[c[j]];
+                if (k + j < end) sum += v[j] * xc[j];
         }
         y[row] = sum;
         begin = next_begin;
@@ -92,7 +104,8 @@ spmv_scalar(int rows, const int* __restrict__ row_ptr, const int* __restrict__ c
 }
 
 // G lanes of one warp per row (G a power of two <= 32): the lanes read the row side by
-// side, so a warp's loads cover its 32/G consecutive rows contiguously, then a shuffle tree
+// side, so a warp's loads cover its 32/G consecutive rows contiguously (column indices one
+// batch ahead, as in scalar), then a shuffle tree
 // of log2(G) steps sums the lanes (kernels.cl: the same tree through local memory). The
 // loop is warp-uniform (a warp's rows are consecutive and advance together), so every lane
 // reaches every full-mask shuffle; lanes past the last row take part with an empty row.
@@ -120,18 +133,25 @@ __device__ __forceinline__ void vector_rows(int rows, const int* __restrict__ ro
             next_end = row_ptr[next + 1];
         }
         float sum = 0.0f;
+        int c[SPMV_VECTOR_BATCH];
+        #pragma unroll
+        for (int j = 0; j < SPMV_VECTOR_BATCH; ++j) c[j] = k + j * G < end ? col[k + j * G] : 0;
         for (; k < end; k += G * SPMV_VECTOR_BATCH) {
-            int c[SPMV_VECTOR_BATCH];
-            float v[SPMV_VECTOR_BATCH];
+            float v[SPMV_VECTOR_BATCH], xc[SPMV_VECTOR_BATCH];
             #pragma unroll
             for (int j = 0; j < SPMV_VECTOR_BATCH; ++j) {
                 const int e = k + j * G;
-                c[j] = e < end ? col[e] : 0;
                 v[j] = e < end ? val[e] : 0.0f;
+                xc[j] = e < end ? x[c[j]] : 0.0f;
+            }
+            #pragma unroll
+            for (int j = 0; j < SPMV_VECTOR_BATCH; ++j) {
+                const int e = k + G * SPMV_VECTOR_BATCH + j * G;
+                c[j] = e < end ? col[e] : 0;
             }
             #pragma unroll
             for (int j = 0; j < SPMV_VECTOR_BATCH; ++j)
-                if (k + j * G < end) sum += v[j] * x[c[j]];
+                if (k + j * G < end) sum += v[j] * xc[j];
         }
         #pragma unroll
         for (int off = G / 2; off > 0; off /= 2) sum += __shfl_down_sync(kFullMask, sum, off, G);
