@@ -321,7 +321,8 @@ TEST(NvrtcPrelude, LaunchBoundsWithAMinimumOfGroups) {
     EXPECT_NE(alone.find(".minnctapersm 2"), std::string::npos) << alone;
 }
 
-// The prelude's load hints are PTX cache operators (docs/prelude.md, "Load hints").
+// The prelude's load hints are PTX cache operators and the read-only path (docs/prelude.md,
+// "Load hints").
 TEST(NvrtcPrelude, LoadHintsAreStreamingLoads) {
     const Source src = tb::test::test_data_source("load_hints.cl");
     const std::string ptx = compile_to_ptx(src, {}, kArch).ptx;
@@ -329,6 +330,10 @@ TEST(NvrtcPrelude, LoadHintsAreStreamingLoads) {
     for (std::size_t at = ptx.find("ld.global.cs."); at != std::string::npos; at = ptx.find("ld.global.cs.", at + 1))
         ++streaming;
     EXPECT_EQ(streaming, 3u) << ptx;  // uint, int, float
+    // tb_load_readonly: uint, int, float, float2, float4, int4 (the vectors as one instruction)
+    for (const char* op : {"ld.global.nc.u32", "ld.global.nc.f32", "ld.global.nc.v2.f32", "ld.global.nc.v4.f32",
+                           "ld.global.nc.v4.s32"})
+        EXPECT_NE(ptx.find(op), std::string::npos) << "no " << op << " in the PTX";
 }
 
 // The instructions of kernel `name` with what may differ between two compilations of the

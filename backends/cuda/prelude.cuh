@@ -500,6 +500,15 @@ TB_SG_TYPE(uint)
 TB_CL_FN uint tb_load_streaming(const uint *p) { return __ldcs(p); }
 TB_CL_FN int tb_load_streaming(const int *p) { return __ldcs(p); }
 TB_CL_FN float tb_load_streaming(const float *p) { return __ldcs(p); }
+// Data no work-item writes during the kernel goes through the read-only (non-coherent) path,
+// PTX ld.global.nc, as kernels.cu's __ldg: the same instructions and the same code shape
+// around them (NVVM treats __ldg as an opaque load, a plain restrict load as an ordinary one).
+TB_CL_FN uint tb_load_readonly(const uint *p) { return __ldg(p); }
+TB_CL_FN int tb_load_readonly(const int *p) { return __ldg(p); }
+TB_CL_FN float tb_load_readonly(const float *p) { return __ldg(p); }
+TB_CL_FN float2 tb_load_readonly(const float2 *p) { return __ldg(p); }
+TB_CL_FN float4 tb_load_readonly(const float4 *p) { return __ldg(p); }
+TB_CL_FN int4 tb_load_readonly(const int4 *p) { return __ldg(p); }
 
 #undef TB_CL_FN
 #endif  // TRIBENCH_PRELUDE_CUH

@@ -11,7 +11,8 @@
 // finalize reads them contiguously. The host guarantees: k <= KM_KMAX, work-groups of
 // KM_BLOCK (kmeans_partial: KM_PARTIAL_BLOCK), chunk a multiple of 4, n*d < 2^31. The
 // _d2/_d4 kernels are used when d is 2 or 4 and n is a multiple of 4: their points live in
-// registers as one float4 per feature.
+// registers as one float4 per feature. Inputs no work-item writes are read with
+// tb_load_readonly (the backends' load hints, docs/prelude.md): kernels.cu's __ldg.
 #ifndef KM_KMAX
 #error "KM_KMAX must come from the host (programs/kmeans/tuning.hpp)"
 #endif
@@ -70,7 +71,7 @@ static inline void km_load_points(__global const float *restrict points, int n, 
 #pragma unroll
         for (int f = 0; f < 4; ++f)
             if (f < D)
-                x[f] = *(__global const float4 *)(points + f * n + i0);
+                x[f] = tb_load_readonly((__global const float4 *)(points + f * n + i0));
     }
 }
 
@@ -147,7 +148,7 @@ void kmeans_assign_d4(__global const float *restrict points, __global const floa
     float4 x[4];
     km_load_points(points, n, i0, active, 4, x);
     for (int t = lid; t < k; t += KM_BLOCK)
-        cent[t] = *(__global const float4 *)(centroids + c_off + 4 * t);
+        cent[t] = tb_load_readonly((__global const float4 *)(centroids + c_off + 4 * t));
     barrier(CLK_LOCAL_MEM_FENCE);
     if (!active)
         return;
@@ -167,7 +168,7 @@ void kmeans_assign_d2(__global const float *restrict points, __global const floa
     float4 x[4];
     km_load_points(points, n, i0, active, 2, x);
     for (int t = lid; t < k; t += KM_BLOCK)
-        cent[t] = *(__global const float2 *)(centroids + c_off + 2 * t);
+        cent[t] = tb_load_readonly((__global const float2 *)(centroids + c_off + 2 * t));
     barrier(CLK_LOCAL_MEM_FENCE);
     if (!active)
         return;
@@ -186,7 +187,7 @@ static inline void km_assign_any(__global const float *restrict points, __global
     const int lid = (int)get_local_id(0);
     for (int t = lid; t < k * d; t += KM_BLOCK) {
         const int j = t / d;
-        cent[(t - j * d) * KM_KMAX + j] = centroids[t];
+        cent[(t - j * d) * KM_KMAX + j] = tb_load_readonly(centroids + t);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     const int i0 = ((int)get_group_id(0) * KM_BLOCK + lid) * 4;
@@ -205,12 +206,12 @@ static inline void km_assign_any(__global const float *restrict points, __global
         __global const float *row = points + f * n;
         float4 x;
         if (vec) {
-            x = *(__global const float4 *)(row + i0);
+            x = tb_load_readonly((__global const float4 *)(row + i0));
         } else {
-            x.x = row[i0];
-            x.y = i0 + 1 < n ? row[i0 + 1] : 0.0f;
-            x.z = i0 + 2 < n ? row[i0 + 2] : 0.0f;
-            x.w = i0 + 3 < n ? row[i0 + 3] : 0.0f;
+            x.x = tb_load_readonly(row + i0);
+            x.y = i0 + 1 < n ? tb_load_readonly(row + i0 + 1) : 0.0f;
+            x.z = i0 + 2 < n ? tb_load_readonly(row + i0 + 2) : 0.0f;
+            x.w = i0 + 3 < n ? tb_load_readonly(row + i0 + 3) : 0.0f;
         }
         __local const float *c = cent + f * KM_KMAX;
 #pragma unroll
@@ -334,12 +335,12 @@ static inline void km_partial_fixed(__global const float *restrict points, __glo
         hist[km_slot(v, lid)] = 0.0f;  // its own copies: no barrier before the adds
 #pragma unroll 2
     for (int i = begin + 4 * lid; i < end; i += 4 * KM_PARTIAL_BLOCK) {
-        const int4 m = *(__global const int4 *)(membership + i);
+        const int4 m = tb_load_readonly((__global const int4 *)(membership + i));
         float4 x[4];
 #pragma unroll
         for (int f = 0; f < 4; ++f)
             if (f < D)
-                x[f] = *(__global const float4 *)(points + f * n + i);
+                x[f] = tb_load_readonly((__global const float4 *)(points + f * n + i));
 #pragma unroll
         for (int p = 0; p < 4; ++p) {
             const int v = km_lane_int(m, p) * (D + 1);
@@ -386,7 +387,7 @@ static inline void km_partial_any(__global const float *restrict points, __globa
 #pragma unroll
             for (int p = 0; p < 4; ++p)
                 if (p < step)
-                    hist[km_slot(membership[i + p], lid)] += pass > 0 ? row[i + p] : 1.0f;
+                    hist[km_slot(tb_load_readonly(membership + i + p), lid)] += pass > 0 ? tb_load_readonly(row + i + p) : 1.0f;
         }
         const float s = km_group_round(hist, runs, 0, k, lid);
         if (lid < k) {
@@ -439,8 +440,8 @@ void kmeans_finalize(__global const float *restrict psums, __global const int *r
     float s = 0.0f;
     int c = 0;
     for (int g = lid; g < groups; g += KM_BLOCK) {
-        s += psums[v * groups + g];
-        c += pcounts[j * groups + g];
+        s += tb_load_readonly(psums + v * groups + g);
+        c += tb_load_readonly(pcounts + j * groups + g);
     }
     fsum[lid] = s;
     icount[lid] = c;
