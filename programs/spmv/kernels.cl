@@ -224,16 +224,42 @@ __kernel void spmv_merge_partition(int rows, int nnz, uint tile_items, uint tile
 
 // Segmented inclusive scan over the work-group of (flag, value) in work-item order: a set
 // flag starts a new segment (the value does not continue an earlier row). First level:
-// SPMV_SCAN_WIDTH-wide slices by a Hillis-Steele tree in local memory (a barrier per step;
-// kernels.cu shuffles within a warp); second level: each work-item folds the totals of the
-// slices before its own, in order. Returns the inclusive value; *exclusive gets the one
-// before this work-item (0 for the first). Called once per kernel: sv and sf are not
-// reused after it.
+// SPMV_SCAN_WIDTH-wide slices, by sub-group shuffles where sub-groups are warps
+// (cuda-prelude; the opencl backend on NVIDIA, docs/prelude.md), as kernels.cu's
+// __shfl_up_sync, elsewhere by a Hillis-Steele tree in local memory (a barrier per step);
+// second level: each work-item folds the totals of the slices before its own, in order.
+// Both paths add the same values in the same order. Returns the inclusive value;
+// *exclusive gets the one before this work-item (0 for the first). Called once per kernel,
+// by every work-item: sv and sf are not reused after it.
 float group_segmented_scan(float v, int f, __local float *sv, __local int *sf, float *exclusive)
 {
     const int lid = (int)get_local_id(0);
     const int lane = lid & (SPMV_SCAN_WIDTH - 1);
     const int slice = lid / SPMV_SCAN_WIDTH;
+#if TB_SUB_GROUP_SIZE == 32 && !defined(TB_SUBGROUPS_EMULATED) && SPMV_SCAN_WIDTH == 32
+    for (int off = 1; off < SPMV_SCAN_WIDTH; off <<= 1) {
+        const float pv = sub_group_shuffle_up(v, (uint)off);
+        const int pf = sub_group_shuffle_up(f, (uint)off);
+        if (lane >= off && !f) {
+            v += pv;
+            f = pf;
+        }
+    }
+    // One total per slice, then the fold.
+    if (lane == SPMV_SCAN_WIDTH - 1) {
+        sv[slice] = v;
+        sf[slice] = f;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float prefix = 0.0f;
+    for (int s = 0; s < slice; ++s)
+        prefix = sf[s] ? sv[s] : prefix + sv[s];
+    if (!f)
+        v += prefix;
+    const float up = sub_group_shuffle_up(v, 1u);
+    *exclusive = lane > 0 ? up : prefix;
+    return v;
+#else
     sv[lid] = v;
     sf[lid] = f;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -266,6 +292,7 @@ float group_segmented_scan(float v, int f, __local float *sv, __local int *sf, f
         v += prefix;
     *exclusive = before;
     return v;
+#endif
 }
 
 // Work-group t walks tile t. Local memory: words holds the tile's row ends (as ints), then
