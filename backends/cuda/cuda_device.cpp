@@ -196,30 +196,62 @@ DeviceInfo describe_device(CUdevice d, const std::string& backend_id) {
 // outlives the context, cuptiFinalize or not: with the primary context destroyed and made
 // again at each device open, the heap grew 14 MB a round of the ci profile on cuda-native
 // (H100, 2026-11-25; docs/robustness.md, "Soak test"). So the first open of a GPU keeps one
-// reference to its primary context, and later opens reuse that context. The references are
-// dropped when the process exits normally, so that the context is destroyed then: tools such
-// as compute-sanitizer's leak check report at context destruction.
+// reference to its primary context, and later opens reuse that context.
+//
+// The same holds for the stream: every device object of the process on one GPU (cuda-native,
+// cuda-prelude, vendor through cuda-native, each round of --repeat) enqueues on one kept
+// stream. With a stream of its own per device object, the device that came second ran short
+// kernels slower: stencil 64x64x64 unfused graph 7.79 ms on the first device's stream, 8.61
+// on the second's; kmeans 200k-d2-k5 full graph 0.0652 against 0.0715; the same for a second
+// round of --repeat, whose devices are opened again (H200, 2026-11-26; streams created but
+// never used changed nothing, so it is the stream that had run work before). The suite runs
+// cuda-prelude after cuda-native, so that cost showed as a gap of the prelude
+// (docs/measurement.md, "One stream per GPU"). Device objects are used one at a time, so
+// sharing the stream serialises nothing that ran concurrently before.
+//
+// The references and streams are dropped when the process exits normally, so that the context
+// is destroyed then: tools such as compute-sanitizer's leak check report at context destruction.
 class KeptContexts {
 public:
-    void keep(CUdevice dev) {
+    // The kept stream of `dev`, made on the first call; `ctx` (its primary context) is current.
+    CUstream keep(CUdevice dev, CUcontext ctx) {
         std::lock_guard<std::mutex> lock(mutex_);
-        if (std::find(devices_.begin(), devices_.end(), dev) != devices_.end()) return;
-        CUcontext ctx = nullptr;
-        TB_CU(cuDevicePrimaryCtxRetain, &ctx, dev);
-        devices_.push_back(dev);
+        for (const Kept& k : kept_)
+            if (k.dev == dev) return k.stream;
+        CUcontext retained = nullptr;
+        TB_CU(cuDevicePrimaryCtxRetain, &retained, dev);
+        Kept k{dev, ctx, nullptr};
+        if (CUresult r = driver().cuStreamCreate(&k.stream, CU_STREAM_NON_BLOCKING); r != CUDA_SUCCESS) {
+            warn_if_failed(driver().cuDevicePrimaryCtxRelease(dev), "cuDevicePrimaryCtxRelease");
+            check(r, "cuStreamCreate");
+        }
+        kept_.push_back(k);
+        return k.stream;
     }
     ~KeptContexts() {
-        for (CUdevice dev : devices_) warn_if_failed(driver().cuDevicePrimaryCtxRelease(dev), "cuDevicePrimaryCtxRelease");
+        const auto& api = driver();
+        for (const Kept& k : kept_) {
+            warn_if_failed(api.cuCtxSetCurrent(k.ctx), "cuCtxSetCurrent");
+            warn_if_failed(api.cuStreamDestroy(k.stream), "cuStreamDestroy");
+            warn_if_failed(api.cuCtxSetCurrent(nullptr), "cuCtxSetCurrent");
+            warn_if_failed(api.cuDevicePrimaryCtxRelease(k.dev), "cuDevicePrimaryCtxRelease");
+        }
     }
 
 private:
+    struct Kept {
+        CUdevice dev;
+        CUcontext ctx;
+        CUstream stream;
+    };
     std::mutex mutex_;
-    std::vector<CUdevice> devices_;
+    std::vector<Kept> kept_;
 };
 
-void keep_primary_context(CUdevice dev) {
+// Keeps `dev`'s primary context (current on this thread) and returns the GPU's stream.
+CUstream kept_stream(CUdevice dev, CUcontext ctx) {
     static KeptContexts kept;  // constructed after driver()'s table, so destroyed before it
-    kept.keep(dev);
+    return kept.keep(dev, ctx);
 }
 
 class CudaDevice final : public Device {
@@ -229,9 +261,8 @@ public:
             TB_CU(cuDeviceGet, &dev_, ordinal);
             info_ = describe_device(dev_, backend_id);
             TB_CU(cuDevicePrimaryCtxRetain, &ctx_, dev_);
-            keep_primary_context(dev_);
             TB_CU(cuCtxSetCurrent, ctx_);
-            TB_CU(cuStreamCreate, &stream_, CU_STREAM_NON_BLOCKING);
+            stream_ = kept_stream(dev_, ctx_);
             TB_CU(cuEventCreate, &start_, CU_EVENT_DEFAULT);
             TB_CU(cuEventCreate, &stop_, CU_EVENT_DEFAULT);
             std::size_t free_bytes = 0, total_bytes = 0;
@@ -545,10 +576,7 @@ private:
         if (!ctx_) return;
         const auto& api = driver();
         warn_if_failed(api.cuCtxSetCurrent(ctx_), "cuCtxSetCurrent");
-        if (stream_) {
-            warn_if_failed(api.cuStreamSynchronize(stream_), "cuStreamSynchronize");
-            warn_if_failed(api.cuStreamDestroy(stream_), "cuStreamDestroy");
-        }
+        if (stream_) warn_if_failed(api.cuStreamSynchronize(stream_), "cuStreamSynchronize");  // kept, not destroyed
         gate_.reset();
         if (start_) warn_if_failed(api.cuEventDestroy(start_), "cuEventDestroy");
         if (stop_) warn_if_failed(api.cuEventDestroy(stop_), "cuEventDestroy");
