@@ -22,6 +22,7 @@
 #include "spmv/reference.hpp"
 #include "spmv/tuning.hpp"
 #include "spmv/variant_choice.hpp"
+#include "every_device.hpp"
 #include "shared_opencl_device.hpp"
 
 using namespace tb;
@@ -696,6 +697,44 @@ INSTANTIATE_TEST_SUITE_P(All, SpmvOnOpenCL, testing::ValuesIn(run_cases()), [](c
         if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
     return n;
 });
+
+// kernels.cl's sub-group paths (vector's row sums, merge's first scan level) compile only
+// where sub-groups are warps: cuda-prelude and NVIDIA's OpenCL. SpmvOnOpenCL runs the
+// local-memory paths (PoCL); this runs every variant on those devices, validated, repeatable
+// and with an uncomputed output detected.
+TEST(SpmvSubGroupPaths, EveryVariantValidatesWhereSubGroupsAreWarps) {
+    const Program& p = find_program("spmv");
+    std::vector<std::string> sets;
+    for (const auto& d : spmv::generated_datasets())
+        if (d.small) sets.push_back(d.name);
+    sets.push_back("halfrow-m");  // a row across ~560 merge tiles: carries through the fix-up
+    int checked = 0;
+    for (const char* backend : {"cuda-prelude", "opencl"}) {
+        tb::test::check_every_device(backend, nullptr, nullptr, [&](Device& dev) {
+            if (!dev.info().is_nvidia) return;  // the local-memory paths: SpmvOnOpenCL
+            CompileOptions co;
+            co.defines = p.defines();
+            const auto module = dev.compile(program_source(p, Dialect::OpenCL), co);
+            for (const auto& name : sets)
+                for (const char* variant : {"scalar", "vector", "merge"}) {
+                    SCOPED_TRACE(name + "/" + variant);
+                    auto inst = p.prepare(dev, *module, dataset(name), RunConfig{variant, LaunchMode::Stream, 21});
+                    for (int round = 0; round < 2; ++round) {
+                        inst->poison();
+                        inst->run();
+                        dev.synchronize();
+                        const Validation v = inst->validate();
+                        EXPECT_TRUE(v.ok) << v.detail;
+                    }
+                    inst->poison();
+                    dev.synchronize();
+                    EXPECT_FALSE(inst->validate().ok) << "an uncomputed (poisoned) output passed";
+                }
+            ++checked;
+        });
+    }
+    if (checked == 0) GTEST_SKIP() << "no NVIDIA device through cuda-prelude or opencl";
+}
 
 namespace {
 
