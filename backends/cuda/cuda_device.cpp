@@ -213,14 +213,13 @@ DeviceInfo describe_device(CUdevice d, const std::string& backend_id) {
 // is destroyed then: tools such as compute-sanitizer's leak check report at context destruction.
 class KeptContexts {
 public:
-    // The kept stream of `dev`, made on the first call; `ctx` (its primary context) is current.
-    CUstream keep(CUdevice dev, CUcontext ctx) {
+    // The kept stream of `dev`, made on the first call (its primary context is current).
+    CUstream keep(CUdevice dev) {
         std::lock_guard<std::mutex> lock(mutex_);
         for (const Kept& k : kept_)
             if (k.dev == dev) return k.stream;
-        CUcontext retained = nullptr;
-        TB_CU(cuDevicePrimaryCtxRetain, &retained, dev);
-        Kept k{dev, ctx, nullptr};
+        Kept k{dev, nullptr, nullptr};
+        TB_CU(cuDevicePrimaryCtxRetain, &k.ctx, dev);
         if (CUresult r = driver().cuStreamCreate(&k.stream, CU_STREAM_NON_BLOCKING); r != CUDA_SUCCESS) {
             warn_if_failed(driver().cuDevicePrimaryCtxRelease(dev), "cuDevicePrimaryCtxRelease");
             check(r, "cuStreamCreate");
@@ -249,9 +248,9 @@ private:
 };
 
 // Keeps `dev`'s primary context (current on this thread) and returns the GPU's stream.
-CUstream kept_stream(CUdevice dev, CUcontext ctx) {
+CUstream kept_stream(CUdevice dev) {
     static KeptContexts kept;  // constructed after driver()'s table, so destroyed before it
-    return kept.keep(dev, ctx);
+    return kept.keep(dev);
 }
 
 class CudaDevice final : public Device {
@@ -262,7 +261,7 @@ public:
             info_ = describe_device(dev_, backend_id);
             TB_CU(cuDevicePrimaryCtxRetain, &ctx_, dev_);
             TB_CU(cuCtxSetCurrent, ctx_);
-            stream_ = kept_stream(dev_, ctx_);
+            stream_ = kept_stream(dev_);
             TB_CU(cuEventCreate, &start_, CU_EVENT_DEFAULT);
             TB_CU(cuEventCreate, &stop_, CU_EVENT_DEFAULT);
             std::size_t free_bytes = 0, total_bytes = 0;
