@@ -13,6 +13,7 @@
 #include "backend.hpp"
 #include "every_device.hpp"
 #include "opencl/cl_launch_bounds.hpp"
+#include "shared_opencl_device.hpp"
 #include "test_data.hpp"
 
 namespace {
@@ -22,7 +23,6 @@ using tb::cl::DeclaredBounds;
 using tb::cl::EntryBounds;
 using tb::test::check_every_device;
 using tb::test::compile_error_with;
-using tb::test::devices_of;
 using tb::test::test_data_source;
 
 std::string error_of(const std::string& source) {
@@ -182,16 +182,13 @@ TEST(LaunchBounds, OnEveryCudaPreludeDevice) {
 // The mode follows the platform unless asked for; an unknown mode, or ptx where the platform
 // takes no PTX, is one clear error at compile time.
 TEST(LaunchBounds, ModeOverrideIsChecked) {
-    auto backend = make_backend("opencl");
-    std::string why;
-    const auto infos = devices_of(*backend, why);
-    if (infos.empty()) GTEST_SKIP() << "no OpenCL device: " << why;
-    auto dev = backend->open(0);
+    Device* dev = shared_opencl_device().device.get();
+    if (!dev) GTEST_SKIP() << "no OpenCL device: " << shared_opencl_device().reason;
     const auto error_with = [&](const char* mode) {
         return compile_error_with(*dev, "TRIBENCH_OPENCL_LAUNCH_BOUNDS", mode, kernel_source());
     };
     EXPECT_EQ(error_with("always"), "TRIBENCH_OPENCL_LAUNCH_BOUNDS is 'always'. expected 'ptx' or 'none'");
-    if (!infos[0].is_nvidia)
+    if (!dev->info().is_nvidia)
         EXPECT_EQ(error_with("ptx"), "TRIBENCH_OPENCL_LAUNCH_BOUNDS=ptx: the device is not on NVIDIA's OpenCL platform");
     EXPECT_EQ(error_with("none"), "");
 }

@@ -11,6 +11,7 @@
 #include "backend.hpp"
 #include "every_device.hpp"
 #include "scoped_env.hpp"
+#include "shared_opencl_device.hpp"
 #include "test_data.hpp"
 
 namespace {
@@ -19,7 +20,6 @@ using namespace tb;
 using tb::test::ScopedEnv;
 using tb::test::check_every_device;
 using tb::test::compile_error_with;
-using tb::test::devices_of;
 using tb::test::test_data_source;
 
 constexpr std::uint32_t kN = 1000;  // not a multiple of 7: i * 7 % n is a permutation
@@ -101,16 +101,13 @@ TEST(LoadHints, OnEveryCudaPreludeDevice) {
 // The mode follows the platform unless asked for; an unknown mode, or ptx where the platform
 // takes no PTX, is one clear error at compile time. A source without load hints ignores it.
 TEST(LoadHints, ModeOverrideIsChecked) {
-    auto backend = make_backend("opencl");
-    std::string why;
-    const auto infos = devices_of(*backend, why);
-    if (infos.empty()) GTEST_SKIP() << "no OpenCL device: " << why;
-    auto dev = backend->open(0);
+    Device* dev = shared_opencl_device().device.get();
+    if (!dev) GTEST_SKIP() << "no OpenCL device: " << shared_opencl_device().reason;
     const auto error_with = [&](const char* mode) {
         return compile_error_with(*dev, "TRIBENCH_OPENCL_LOAD_HINTS", mode, kernel_source());
     };
     EXPECT_EQ(error_with("sometimes"), "TRIBENCH_OPENCL_LOAD_HINTS is 'sometimes'. expected 'ptx' or 'plain'");
-    if (!infos[0].is_nvidia)
+    if (!dev->info().is_nvidia)
         EXPECT_EQ(error_with("ptx"), "TRIBENCH_OPENCL_LOAD_HINTS=ptx: the device is not on NVIDIA's OpenCL platform");
     ScopedEnv env("TRIBENCH_OPENCL_LOAD_HINTS", "sometimes");
     EXPECT_NO_THROW(dev->compile(Source{"plain.cl", "__kernel void k(__global int *x) { x[0] = 2; }\n", Dialect::OpenCL},

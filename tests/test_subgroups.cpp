@@ -17,6 +17,7 @@
 #include "backend.hpp"
 #include "every_device.hpp"
 #include "scoped_env.hpp"
+#include "shared_opencl_device.hpp"
 #include "test_data.hpp"
 
 namespace {
@@ -25,7 +26,6 @@ using namespace tb;
 using tb::test::ScopedEnv;
 using tb::test::check_every_device;
 using tb::test::compile_error_with;
-using tb::test::devices_of;
 
 constexpr int kOps = 14, kIds = 8;  // NOPS, NIDS of subgroups.cl
 
@@ -194,16 +194,13 @@ TEST(SubGroups, OnEveryCudaPreludeDevice) {
 // The mode is chosen from the device's extensions unless asked for; a mode the device cannot
 // run, or an unknown one, is one clear error at compile time.
 TEST(SubGroups, ModeOverrideIsChecked) {
-    auto backend = make_backend("opencl");
-    std::string why;
-    const auto infos = devices_of(*backend, why);
-    if (infos.empty()) GTEST_SKIP() << "no OpenCL device: " << why;
-    auto dev = backend->open(0);
+    Device* dev = shared_opencl_device().device.get();
+    if (!dev) GTEST_SKIP() << "no OpenCL device: " << shared_opencl_device().reason;
     const auto error_with = [&](const char* mode) {
         return compile_error_with(*dev, "TRIBENCH_OPENCL_SUBGROUPS", mode, kernel_source());
     };
     EXPECT_EQ(error_with("sometimes"), "TRIBENCH_OPENCL_SUBGROUPS is 'sometimes'. expected 'khr', 'nv' or 'emulated'");
-    if (!infos[0].is_nvidia)
+    if (!dev->info().is_nvidia)
         EXPECT_EQ(error_with("nv"), "TRIBENCH_OPENCL_SUBGROUPS=nv: the device is not an NVIDIA GPU with warps of 32");
     // A source that never mentions sub-groups does not get the shim, so any value is ignored.
     ScopedEnv env("TRIBENCH_OPENCL_SUBGROUPS", "sometimes");
