@@ -26,11 +26,13 @@ inline std::vector<DeviceInfo> devices_of(Backend& b, std::string& why) {
     }
 }
 
-// check() on every device of `backend_id` with the environment variable `env` unset, and on
-// NVIDIA's devices once more with env = nvidia_mode (when both are given). Returns why
-// nothing was checked ("" when something was): the caller skips with it.
+// check() on every device of `backend_id` (those `only` accepts, when given) with the
+// environment variable `env` unset, and on NVIDIA's devices once more with env = nvidia_mode
+// (when both are given). Returns why nothing was checked ("" when something was): the caller
+// skips with it.
 inline std::string check_every_device(const std::string& backend_id, const char* env, const char* nvidia_mode,
-                                      const std::function<void(Device&)>& check) {
+                                      const std::function<void(Device&)>& check,
+                                      const std::function<bool(const DeviceInfo&)>& only = nullptr) {
     std::unique_ptr<Backend> backend;
     try {
         backend = make_backend(backend_id);
@@ -40,7 +42,10 @@ inline std::string check_every_device(const std::string& backend_id, const char*
     std::string why;
     const auto infos = devices_of(*backend, why);
     if (infos.empty()) return "no " + backend_id + " device: " + why;
-    for (std::size_t i = 0; i < infos.size(); ++i)
+    bool checked = false;
+    for (std::size_t i = 0; i < infos.size(); ++i) {
+        if (only && !only(infos[i])) continue;
+        checked = true;
         for (const char* mode : {static_cast<const char*>(nullptr), nvidia_mode}) {
             if (mode && (!env || !infos[i].is_nvidia)) continue;
             const std::string label = infos[i].name + " (" + infos[i].platform + ", " + backend_id + ")" +
@@ -52,7 +57,8 @@ inline std::string check_every_device(const std::string& backend_id, const char*
             check(*dev);
             std::cout << "[ checked  ] " << label << std::endl;
         }
-    return "";
+    }
+    return checked ? "" : "no " + backend_id + " device of the kind this test needs";
 }
 
 // The error compiling `src` on `dev` gives with the environment variable `env` set to
