@@ -276,10 +276,10 @@ TEST(FftPlan, DefinesCarryTheTuning) {
     t.log2_points_per_item = 3;
     t.log2_group = 6;
     t.group_local_limit = 1024;
-    t.cuda_min_groups_per_sm_r4096 = 3;
+    t.cuda_min_groups_per_sm_r4096 = 5;
     const auto d = kernel_defines(t);
-    for (const char* want : {"FFT_LOG2_E=3", "FFT_LOG2_GROUP=6", "FFT_SPLIT_EXCHANGE=1", "FFT_TW_LOG2=12",
-                             "FFT_CU_MIN_GROUPS=4", "FFT_CU_MIN_GROUPS_R4096=3"})
+    for (const char* want : {"FFT_LOG2_E=3", "FFT_LOG2_GROUP=6", "FFT_SPLIT_EXCHANGE=1", "FFT_CU_MIN_GROUPS=4",
+                             "FFT_CU_MIN_GROUPS_R4096=5"})
         EXPECT_NE(std::find(d.begin(), d.end(), std::string(want)), d.end()) << want;
     EXPECT_EQ(find_program("fft").defines(), kernel_defines(kTuning));
 }
@@ -298,12 +298,26 @@ TEST(FftPlan, TuningTextChangesNamedFieldsAndRefusesTheRest) {
 }
 
 TEST(FftPlan, TwiddleTablesHoldTheRightRoots) {
-    const auto inner = inner_twiddles();
-    ASSERT_EQ(inner.size(), 2u << kTwiddleLog2);
-    EXPECT_NEAR(inner[2 * 1024], 0.0f, 1e-7);  // W_4096^1024 = -i
-    EXPECT_FLOAT_EQ(inner[2 * 1024 + 1], -1.0f);
-    EXPECT_FLOAT_EQ(inner[2 * 512], float(std::sqrt(0.5)));  // W_4096^512 = (1 - i) / sqrt 2
-    EXPECT_FLOAT_EQ(inner[2 * 512 + 1], -float(std::sqrt(0.5)));
+    // Stage table, radix 16: level 4 (16 rows of 16: W_256^(k j)), then level 8 (16 rows of
+    // 256: W_4096^(k j)); entry [k][j] of a level is at level offset + k Ns + j.
+    const auto inner = inner_twiddles(kTuning);
+    ASSERT_EQ(kTuning.log2_points_per_item, 4);
+    ASSERT_EQ(inner_twiddle_entries(kTuning), 16u * 16 + 16u * 256);
+    ASSERT_EQ(inner.size(), 2 * inner_twiddle_entries(kTuning));
+    const auto root = [](std::int64_t e, std::int64_t L) {
+        const double a = -2.0 * M_PI * double(e) / double(L);
+        return std::complex<double>(std::cos(a), std::sin(a));
+    };
+    const auto entry = [&](std::size_t i) { return std::complex<double>(inner[2 * i], inner[2 * i + 1]); };
+    EXPECT_LT(std::abs(entry(3 * 16 + 5) - root(15, 256)), 1e-7);
+    EXPECT_LT(std::abs(entry(256 + 15 * 256 + 255) - root(15 * 255, 4096)), 1e-7);
+    EXPECT_FLOAT_EQ(inner[2 * (256 + 8 * 256 + 64)], float(std::sqrt(0.5)));  // W_4096^512 = (1 - i) / sqrt 2
+    EXPECT_FLOAT_EQ(inner[2 * (256 + 8 * 256 + 64) + 1], -float(std::sqrt(0.5)));
+    for (std::size_t j = 0; j < 256; ++j) EXPECT_EQ(entry(256 + j), std::complex<double>(1, 0)) << j;  // row 0
+    // Radix 8: levels 3, 6 and 9.
+    Tuning radix8 = kTuning;
+    radix8.log2_points_per_item = 3;
+    EXPECT_EQ(inner_twiddle_entries(radix8), 8u * (8 + 64 + 512));
     Pass p;
     p.log2R = 10;
     p.log2Ns = 10;  // L = 2^20, B = 2^10

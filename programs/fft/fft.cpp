@@ -57,11 +57,12 @@ public:
     std::vector<std::string> variants() const override { return {"forward", "roundtrip"}; }
     std::uint64_t device_bytes(const Dataset& d, const std::string& variant) const override {
         fft::parse_variant(variant);
-        // Input, output and one intermediate buffer, plus the twiddle tables: inner W_4096
+        // Input, output and one intermediate buffer, plus the twiddle tables: the stage table
         // and one two-level table per twiddled pass (at most 2 x 4096 entries each).
         const fft::Shape s = fft::shape_of(d);
-        std::uint64_t bytes = 3 * std::uint64_t(s.points()) * 8 + (std::uint64_t(8) << fft::kTwiddleLog2);
-        for (const fft::Pass& p : fft::make_plan(s, fft::active_tuning(), DeviceInfo{}))
+        const fft::Tuning t = fft::active_tuning();
+        std::uint64_t bytes = 3 * std::uint64_t(s.points()) * 8 + 8 * std::uint64_t(fft::inner_twiddle_entries(t));
+        for (const fft::Pass& p : fft::make_plan(s, t, DeviceInfo{}))
             if (p.twiddle_log2B() >= 0)
                 bytes += 8 * ((std::uint64_t(1) << p.twiddle_log2B()) +
                               (std::uint64_t(1) << (p.log2Ns + p.log2R - p.twiddle_log2B())));

@@ -15,7 +15,7 @@ public:
         const std::vector<Pass> plan = make_plan(shape, t, dev.info());
         const std::size_t bytes = std::size_t(shape.points()) * 8;
         if (plan.size() > 1 || variant == Variant::Roundtrip) tmp_ = dev.alloc(bytes);
-        const std::vector<float> inner = inner_twiddles();
+        const std::vector<float> inner = inner_twiddles(t);
         tw_inner_ = dev.alloc(inner.size() * sizeof(float));
         dev.upload(tw_inner_, inner.data(), inner.size() * sizeof(float));
         tw_pass_.resize(plan.size());

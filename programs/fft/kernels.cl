@@ -18,9 +18,6 @@
 // Inverse transforms use conj(FFT(conj(x))): the first pass conjugates on load (in_im = -1),
 // the last conjugates and scales on store (out_re = 1/N, out_im = -1/N).
 
-#ifndef FFT_TW_LOG2
-#error "FFT_TW_LOG2 must come from the host (programs/fft/tuning.hpp)"
-#endif
 #ifndef FFT_LOG2_E
 #error "FFT_LOG2_E must come from the host (programs/fft/tuning.hpp)"
 #endif
@@ -153,8 +150,18 @@ inline float2 pass_twiddle(__global const float2 *restrict twp, const int e, con
 
 inline float2 scaled(float2 a, const float re, const float im) { return cplx(a.x * re, a.y * im); }
 
+// Where the stage table's level log2Ns starts (programs/fft/plan.hpp, inner_twiddles): each
+// level below it holds E rows of 2^level entries.
+inline int tw_level_offset(const int log2Ns)
+{
+    int offset = 0;
+    for (int level = FFT_LOG2_E; level < log2Ns; level += FFT_LOG2_E) offset += FFT_E << level;
+    return offset;
+}
+
 // The butterflies of one stage of radix 2^lr: v[u*r + k] is input k of butterfly j = q + u*TC,
-// first multiplied by W_{Ns*r}^(k * (j mod Ns)) from the W_4096 table when Ns > 1.
+// first multiplied by W_{Ns*r}^(k * (j mod Ns)) = W_{Ns*E}^(k*E/r * (j mod Ns)) from the stage
+// table (row k*E/r of level log2Ns) when Ns > 1. Twiddled stages have r <= E.
 inline void stage(float2 *v, const int lr, const int B, const int log2Ns, const int q, const int TC,
                   __global const float2 *restrict tw)
 {
@@ -163,9 +170,10 @@ inline void stage(float2 *v, const int lr, const int B, const int log2Ns, const 
     for (int u = 0; u < B; ++u) {
         if (log2Ns > 0) {
             const int jm = (q + u * TC) & ((1 << log2Ns) - 1);
+            const int level = tw_level_offset(log2Ns);
 #pragma unroll
             for (int k = 1; k < r; ++k)
-                v[u * r + k] = cmul(v[u * r + k], tw[(k * jm) << (FFT_TW_LOG2 - log2Ns - lr)]);
+                v[u * r + k] = cmul(v[u * r + k], tw[level + ((k << (FFT_LOG2_E - lr)) << log2Ns) + jm]);
         }
         dft(&v[u * r], lr);
     }

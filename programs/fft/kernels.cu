@@ -13,9 +13,6 @@
 //     TB_LAUNCH_BOUNDS, which cuda-prelude honours and the opencl backend writes into NVIDIA's PTX;
 //   - the local planes are the launch's dynamic shared memory (kernels.cl: a __local argument).
 
-#ifndef FFT_TW_LOG2
-#error "FFT_TW_LOG2 must come from the host (programs/fft/tuning.hpp)"
-#endif
 #ifndef FFT_LOG2_E
 #error "FFT_LOG2_E must come from the host (programs/fft/tuning.hpp)"
 #endif
@@ -141,8 +138,18 @@ FFT_DEV float2 pass_twiddle(const float2* __restrict__ twp, const int e, const i
 
 FFT_DEV float2 scaled(float2 a, const float re, const float im) { return cplx(a.x * re, a.y * im); }
 
+// Where the stage table's level log2Ns starts (programs/fft/plan.hpp, inner_twiddles): each
+// level below it holds E rows of 2^level entries.
+FFT_DEV int tw_level_offset(const int log2Ns)
+{
+    int offset = 0;
+    for (int level = FFT_LOG2_E; level < log2Ns; level += FFT_LOG2_E) offset += FFT_E << level;
+    return offset;
+}
+
 // The butterflies of one stage of radix 2^lr: v[u*r + k] is input k of butterfly j = q + u*TC,
-// first multiplied by W_{Ns*r}^(k * (j mod Ns)) from the W_4096 table when Ns > 1.
+// first multiplied by W_{Ns*r}^(k * (j mod Ns)) = W_{Ns*E}^(k*E/r * (j mod Ns)) from the stage
+// table (row k*E/r of level log2Ns) when Ns > 1. Twiddled stages have r <= E.
 FFT_DEV void stage(float2* v, const int lr, const int B, const int log2Ns, const int q, const int TC,
                   const float2* __restrict__ tw)
 {
@@ -151,9 +158,10 @@ FFT_DEV void stage(float2* v, const int lr, const int B, const int log2Ns, const
     for (int u = 0; u < B; ++u) {
         if (log2Ns > 0) {
             const int jm = (q + u * TC) & ((1 << log2Ns) - 1);
+            const int level = tw_level_offset(log2Ns);
 #pragma unroll
             for (int k = 1; k < r; ++k)
-                v[u * r + k] = cmul(v[u * r + k], *(tw + ((k * jm) << (FFT_TW_LOG2 - log2Ns - lr))));
+                v[u * r + k] = cmul(v[u * r + k], *(tw + (level + ((k << (FFT_LOG2_E - lr)) << log2Ns) + jm)));
         }
         dft(&v[u * r], lr);
     }

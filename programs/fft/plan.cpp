@@ -96,12 +96,24 @@ void push_twiddle(std::vector<float>& t, std::int64_t k, std::int64_t L) {
 
 }  // namespace
 
-std::vector<float> inner_twiddles() {
-    const std::int64_t L = std::int64_t(1) << kTwiddleLog2;
-    std::vector<float> t;
-    t.reserve(std::size_t(2 * L));
-    for (std::int64_t k = 0; k < L; ++k) push_twiddle(t, k, L);
-    return t;
+std::size_t inner_twiddle_entries(const Tuning& t) {
+    const int e = t.log2_points_per_item;
+    std::size_t n = 0;
+    for (int level = e; level < kTwiddleLog2; level += e) n += std::size_t(1) << (e + level);
+    return n;
+}
+
+std::vector<float> inner_twiddles(const Tuning& t) {
+    // The kernels' tw_level_offset walks the levels in the same order.
+    const int e = t.log2_points_per_item;
+    std::vector<float> tw;
+    tw.reserve(2 * inner_twiddle_entries(t));
+    for (int level = e; level < kTwiddleLog2; level += e) {
+        const std::int64_t Ns = std::int64_t(1) << level, E = std::int64_t(1) << e;
+        for (std::int64_t k = 0; k < E; ++k)
+            for (std::int64_t j = 0; j < Ns; ++j) push_twiddle(tw, k * j, Ns * E);
+    }
+    return tw;
 }
 
 std::vector<float> pass_twiddles(const Pass& p) {

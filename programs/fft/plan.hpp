@@ -46,9 +46,15 @@ std::vector<Pass> make_plan(const Shape& shape, const Tuning& t, const DeviceInf
 // One axis: items independent transforms of length 2^log2L with inner stride 2^log2S.
 std::vector<Pass> plan_axis(int log2L, int log2S, std::int64_t items, const Tuning& t);
 
-// W_4096^k for k < 4096 (forward sign), from double-precision cos/sin rounded to float,
-// interleaved re, im.
-std::vector<float> inner_twiddles();
+// The twiddles of the stages inside a pass (forward sign, double-precision cos/sin rounded to
+// float, interleaved re, im), stage-major: for each level log2Ns = E', 2E', ... below
+// kTwiddleLog2 (E' = log2_points_per_item, E = 2^E'), E rows of Ns entries, row k holding
+// W_{Ns E}^(k j) for j < Ns. A stage of radix r <= E at that level reads row k E / r, so the
+// work-items of a warp (consecutive j) read consecutive entries: one or two L1 wavefronts
+// per load, where a W_4096^(k j) table spreads them over up to 32 cache lines.
+std::vector<float> inner_twiddles(const Tuning& t);
+// Complex entries of inner_twiddles(t).
+std::size_t inner_twiddle_entries(const Tuning& t);
 
 // The two-level table of a twiddled pass: W_L^i for i < B, then W_L^(i*B) for i < L/B,
 // with L = Ns*R and B = 2^twiddle_log2B(); empty when the pass has no twiddle.

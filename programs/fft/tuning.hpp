@@ -27,10 +27,10 @@ struct Tuning {
     // kernels.cu only: __launch_bounds__(group, this), so that ptxas keeps registers to
     // 64K / (group * this) (OpenCL C has no way to say it: docs, "Dialect differences").
     // 4 (64 registers) for the strided passes; fft_r4096, which with these values only ever
-    // transforms whole contiguous rows, runs faster with the registers it wants (114, two
-    // groups per SM: 1d-4kx1024 40.7 instead of 46.8 us on the H100).
+    // transforms whole contiguous rows, 3 (80 registers, 12 bytes spilled): 1d-4kx1024 25.6
+    // us on the H100 against 26.8 at 2 groups (122 registers) and 25.8 at 4 (64).
     int cuda_min_groups_per_sm = 4;
-    int cuda_min_groups_per_sm_r4096 = 2;
+    int cuda_min_groups_per_sm_r4096 = 3;
 
     int log2_group_points() const { return log2_group + log2_points_per_item; }
     // true when the group's points do not fit the local limit as complex values.
