@@ -4,8 +4,9 @@
 # Each test runs once, in the build that suits it: the tests whose time goes to NVRTC, to the
 # Slurm daemons or to generating the largest datasets in an optimised build of their own
 # (build-test/), every other test in the AddressSanitizer + UndefinedBehaviorSanitizer build
-# (build-asan/, any report fails). Then the fuzz gate: each libFuzzer target replays its committed corpus
-# (every earlier finding included) and runs a fixed number of executions from a fixed seed.
+# (build-asan/, any report fails). Then the fuzz gate: each libFuzzer target replays its
+# committed corpus (every earlier finding included) and runs a fixed number of executions
+# from a fixed seed.
 # Nothing in it is random: it passes or fails on the code alone (docs/robustness.md).
 # Open-ended fuzzing is a separate command: tests/fuzz/run.sh --explore SECONDS.
 # Usage: scripts/test.sh [ctest args...]
