@@ -10,7 +10,7 @@ DEB_PACKAGES=(
   libbenchmark-dev nlohmann-json3-dev libgtest-dev googletest
   libcli11-dev libfftw3-dev
   python3-matplotlib python3-numpy
-  clang libclang-rt-dev  # libFuzzer + sanitizer runtimes for tests/fuzz (scripts/test.sh)
+  clang libclang-rt-dev  # scripts/test.sh: its clang builds (build-test, ASan, libFuzzer) and their runtimes
   slurm-wlm munge        # the one-node Slurm cluster of tests/slurm (docs/scale-out.md)
   libxml2-utils libbenchmark-tools  # xmllint for the JUnit check, Google Benchmark's compare.py
 )
