@@ -47,7 +47,7 @@ TEST(KmeansReference, StepSumsAndFeatureMajorLayout) {
     const km::Shape s{3, 2, 2};
     const std::vector<float> c = {0, 0, 5, 0};
     std::vector<std::int32_t> near(3);
-    const km::Step st = km::assign_step(x.data(), s, c.data(), nullptr, near.data());
+    const km::Step st = km::assign_step(x.data(), s, c.data(), km::Distance::direct, nullptr, near.data());
     EXPECT_EQ(near, (std::vector<std::int32_t>{0, 1, 1}));
     EXPECT_EQ(st.count, (std::vector<std::int64_t>{1, 2}));
     EXPECT_EQ(st.sum, (std::vector<double>{0, 0, 9, 1}));
@@ -60,22 +60,22 @@ TEST(KmeansReference, ExactTiesGoToTheLowestIndexAndMayFlip) {
     const km::Shape s{3, 1, 2};
     const std::vector<float> c = {0, 2};
     std::vector<std::int32_t> near(3);
-    const km::Step own = km::assign_step(x.data(), s, c.data(), nullptr, near.data());
+    const km::Step own = km::assign_step(x.data(), s, c.data(), km::Distance::direct, nullptr, near.data());
     EXPECT_EQ(near[1], 0);
     ASSERT_EQ(own.ambiguous.size(), 1u);
     EXPECT_EQ(own.ambiguous[0].point, 1);
     EXPECT_EQ(own.ambiguous[0].allowed, 3u);
 
     const std::vector<std::int32_t> flipped = {0, 1, 1};
-    const km::Step a = km::assign_step(x.data(), s, c.data(), flipped.data());
+    const km::Step a = km::assign_step(x.data(), s, c.data(), km::Distance::direct, flipped.data());
     EXPECT_EQ(a.mismatches, 0u);
     EXPECT_EQ(a.flips, 1u);
     const std::vector<std::int32_t> wrong = {1, 0, 1};
-    const km::Step b = km::assign_step(x.data(), s, c.data(), wrong.data());
+    const km::Step b = km::assign_step(x.data(), s, c.data(), km::Distance::direct, wrong.data());
     EXPECT_EQ(b.mismatches, 1u);
     EXPECT_EQ(b.first_mismatch, 0);
     const std::vector<std::int32_t> poison = {-1, -1, -1};
-    EXPECT_EQ(km::assign_step(x.data(), s, c.data(), poison.data()).mismatches, 3u);
+    EXPECT_EQ(km::assign_step(x.data(), s, c.data(), km::Distance::direct, poison.data()).mismatches, 3u);
 }
 
 // ---- Tolerances against float emulations of the kernels -----------------------------------
@@ -96,9 +96,27 @@ int float_nearest(const std::vector<float>& x, std::int64_t n, std::int64_t i, c
     return best;
 }
 
+// n points scattered tightly around the bisector of centroids 0 and 1 (feature-major):
+// float rounding decides many of them.
+std::vector<float> near_bisector(const std::vector<float>& c, int d, std::int64_t n, Rng& rng) {
+    std::vector<float> x(std::size_t(n) * d);
+    std::vector<double> dir(d), r(d);
+    double len2 = 0;
+    for (int f = 0; f < d; ++f) dir[f] = double(c[d + f]) - c[f], len2 += dir[f] * dir[f];
+    for (std::int64_t i = 0; i < n; ++i) {
+        // The midpoint, moved along the bisector plane by a random vector and across it by
+        // a tiny amount.
+        double dot = 0;
+        for (int f = 0; f < d; ++f) r[f] = rng.uniform_double() * 20 - 10, dot += r[f] * dir[f];
+        const double across = (rng.uniform_double() - 0.5) * 1e-8;
+        for (int f = 0; f < d; ++f)
+            x[std::size_t(f) * n + i] =
+                float(0.5 * (double(c[f]) + c[d + f]) + r[f] - dot / len2 * dir[f] + across * dir[f]);
+    }
+    return x;
+}
+
 TEST(KmeansTolerance, FloatLabelsNearTiesStayInTheAllowedSet) {
-    // Points scattered tightly around the bisector of two centroids: float rounding decides
-    // many of them, and every float decision must lie in the reference's allowed set.
     std::uint64_t flips = 0;
     for (int d : {1, 2, 4, 34}) {
         SCOPED_TRACE("d=" + std::to_string(d));
@@ -107,31 +125,64 @@ TEST(KmeansTolerance, FloatLabelsNearTiesStayInTheAllowedSet) {
         std::vector<float> c(std::size_t(k) * d);
         for (auto& v : c) v = rng.uniform_float(0.0f, 100.0f);
         const std::int64_t n = 20000;
-        std::vector<float> x(std::size_t(n) * d);
-        for (std::int64_t i = 0; i < n; ++i) {
-            // Midpoint of centroids 0 and 1, moved along the bisector plane by a random
-            // vector and across it by a tiny amount.
-            std::vector<double> p(d), dir(d);
-            double len2 = 0;
-            for (int f = 0; f < d; ++f) dir[f] = double(c[d + f]) - c[f], len2 += dir[f] * dir[f];
-            double dot = 0;
-            std::vector<double> r(d);
-            for (int f = 0; f < d; ++f) r[f] = rng.uniform_double() * 20 - 10, dot += r[f] * dir[f];
-            const double across = (rng.uniform_double() - 0.5) * 1e-8;
-            for (int f = 0; f < d; ++f)
-                p[f] = 0.5 * (double(c[f]) + c[d + f]) + r[f] - dot / len2 * dir[f] + across * dir[f];
-            for (int f = 0; f < d; ++f) x[std::size_t(f) * n + i] = float(p[f]);
-        }
+        const std::vector<float> x = near_bisector(c, d, n, rng);
         const km::Shape s{n, d, k};
         for (bool fused : {false, true}) {
             std::vector<std::int32_t> labels(n);
             for (std::int64_t i = 0; i < n; ++i) labels[i] = float_nearest(x, n, i, c, d, k, fused);
-            const km::Step st = km::assign_step(x.data(), s, c.data(), labels.data());
+            const km::Step st = km::assign_step(x.data(), s, c.data(), km::Distance::direct, labels.data());
             EXPECT_EQ(st.mismatches, 0u) << (fused ? "fused" : "unfused");
             flips += st.flips;
         }
     }
     EXPECT_GT(flips, 0u) << "no near tie was decided differently in float: the test exercises nothing";
+}
+
+// The _d2/_d4 kernels' ranking, in their order: |c|^2 in float (a product, then fmas), then
+// one fma per feature against -2c from it.
+int expanded_nearest(const std::vector<float>& x, std::int64_t n, std::int64_t i, const std::vector<float>& c, int d,
+                     int k) {
+    int best = 0;
+    float bs = 0;
+    for (int j = 0; j < k; ++j) {
+        const float* cj = c.data() + std::size_t(j) * d;
+        float cc = cj[0] * cj[0];
+        for (int f = 1; f < d; ++f) cc = std::fma(cj[f], cj[f], cc);
+        float s = cc;
+        for (int f = 0; f < d; ++f) s = std::fma(x[std::size_t(f) * n + i], -2.0f * cj[f], s);
+        if (j == 0 || s < bs) bs = s, best = j;
+    }
+    return best;
+}
+
+TEST(KmeansTolerance, ExpandedFormLabelsNeedAndStayInTheirAllowedSet) {
+    std::uint64_t flips = 0, outside_direct = 0;
+    for (int d : {2, 4}) {
+        SCOPED_TRACE("d=" + std::to_string(d));
+        Rng rng(2000 + d);
+        const int k = 3;
+        std::vector<float> c(std::size_t(k) * d);
+        // Clusters far from the origin for their size, where this form is weakest.
+        for (auto& v : c) v = rng.uniform_float(1000.0f, 1020.0f);
+        for (int f = 0; f < d; ++f) c[2 * d + f] += 500.0f;  // centroid 2: far from every point
+        const std::int64_t n = 20000;
+        const std::vector<float> x = near_bisector(c, d, n, rng);
+        const km::Shape s{n, d, k};
+        std::vector<std::int32_t> labels(n);
+        for (std::int64_t i = 0; i < n; ++i) labels[i] = expanded_nearest(x, n, i, c, d, k);
+        const km::Step st = km::assign_step(x.data(), s, c.data(), km::Distance::expanded, labels.data());
+        EXPECT_EQ(st.mismatches, 0u);
+        flips += st.flips;
+        // The form rounds relative to |c|^2 + 2|x.c|, not to the distance: the direct
+        // form's tighter set rejects some of its decisions.
+        outside_direct += km::assign_step(x.data(), s, c.data(), km::Distance::direct, labels.data()).mismatches;
+        // Still no blanket: centroid 2 is nowhere near a tie.
+        const std::vector<std::int32_t> far(n, 2);
+        EXPECT_EQ(km::assign_step(x.data(), s, c.data(), km::Distance::expanded, far.data()).mismatches,
+                  std::uint64_t(n));
+    }
+    EXPECT_GT(flips, 0u) << "no near tie was decided differently in float: the test exercises nothing";
+    EXPECT_GT(outside_direct, 0u) << "the expanded form stayed inside the direct form's bound";
 }
 
 // The kernels' update, in float and in their order (both dialects): each work-item adds its
@@ -200,12 +251,12 @@ TEST(KmeansTolerance, EmulatedFloatUpdatePassesAndAPerturbedOneFails) {
     const km::Blobs b = km::make_blobs(s.n, s.d, s.k, 5);
     const auto prev = km::first_points(b.points.data(), s);
     std::vector<std::int32_t> labels(s.n);
-    const km::Step st = km::assign_step(b.points.data(), s, prev.data(), nullptr, labels.data());
+    const km::Step st = km::assign_step(b.points.data(), s, prev.data(), km::Distance::direct, nullptr, labels.data());
     const std::int64_t chunk = 4096;
     const int block = 64;
     const auto got = emulate_update(b.points, s, labels, prev, chunk, block, block);
     const int depth = km::summation_depth(chunk, block, (s.n + chunk - 1) / chunk, block);
-    const km::Step own = km::assign_step(b.points.data(), s, prev.data(), labels.data());
+    const km::Step own = km::assign_step(b.points.data(), s, prev.data(), km::Distance::direct, labels.data());
     const km::CentroidCheck ok = km::check_centroids(own, b.points.data(), s, prev.data(), got.data(), depth);
     EXPECT_TRUE(ok.ok) << "worst " << ok.worst_err << " > " << ok.worst_tol;
     EXPECT_GT(ok.worst_err, 0.0) << "float and double means agree exactly: the test exercises nothing";
@@ -227,7 +278,7 @@ TEST(KmeansTolerance, EmptyClusterKeepsItsCentroidExactly) {
     const std::vector<float> x = {0, 1, 2, 3};
     const km::Shape s{4, 1, 2};
     const std::vector<float> prev = {1, 1000};
-    const km::Step st = km::assign_step(x.data(), s, prev.data(), nullptr);
+    const km::Step st = km::assign_step(x.data(), s, prev.data(), km::Distance::direct, nullptr);
     ASSERT_EQ(st.count[1], 0);
     const int depth = km::summation_depth(4, 64, 1, 64);
     std::vector<float> got = {1.5f, 1000.0f};

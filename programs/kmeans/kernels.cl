@@ -43,18 +43,29 @@ static inline int km_lane_int(int4 v, const int p)
 
 // ---- Assignment ---------------------------------------------------------------------------
 
-// Squared distance of point p of x (x[f]: feature f of 4 points) to centroid c.
-static inline float km_dist(const float4 *x, const float *c, const int D, const int p)
+// The _d2/_d4 kernels rank centroids by s_j = |c_j|^2 - 2 x.c_j, the squared distance less
+// |x|^2 (the same for every centroid): one fma per feature against the staged -2 c_j,
+// starting from |c_j|^2, instead of a difference, a square and an addition (issue-bound on
+// 10m-d4-k16 before; docs/programs/kmeans.md). The CPU reference bounds this form's
+// rounding (programs/kmeans/reference.hpp, Distance::expanded).
+static inline float km_norm2(const float *c, const int D)
 {
-    float t = km_lane(x[0], p) - c[0];
-    float s = t * t;
+    float s = c[0] * c[0];
 #pragma unroll
-    for (int f = 1; f < 4; ++f) {
-        if (f < D) {
-            t = km_lane(x[f], p) - c[f];
-            s = fma(t, t, s);
-        }
-    }
+    for (int f = 1; f < 4; ++f)
+        if (f < D)
+            s = fma(c[f], c[f], s);
+    return s;
+}
+
+// Score of point p of x (x[f]: feature f of 4 points) against m = -2 c, cc = |c|^2.
+static inline float km_score(const float4 *x, const float *m, const float cc, const int D, const int p)
+{
+    float s = fma(km_lane(x[0], p), m[0], cc);
+#pragma unroll
+    for (int f = 1; f < 4; ++f)
+        if (f < D)
+            s = fma(km_lane(x[f], p), m[f], s);
     return s;
 }
 
@@ -75,53 +86,58 @@ static inline void km_load_points(__global const float *restrict points, int n, 
     }
 }
 
-// A running minimum over the k centroids in local memory, each read as one vector (the same
-// address for every work-item: a broadcast) and compared with the 4 points; strict < keeps
-// the lowest index on ties.
-static inline void km_nearest4(const float4 *x, __local const float4 *cent, int k, int *idx)
+// Staged centroid j: cent[j] holds -2 c_j (d = 4) or (-2 c_j, |c_j|^2, 0) (d = 2); for d = 4
+// |c_j|^2 follows the KM_KMAX vectors as floats (one more broadcast load).
+static inline void km_stage_centroids(__global const float *restrict centroids, int c_off, int k, const int D,
+                                      __local float4 *cent)
 {
-    float best[4];
-    float c[4];
-    const float4 c0 = cent[0];
-    c[0] = c0.x; c[1] = c0.y; c[2] = c0.z; c[3] = c0.w;
-#pragma unroll
-    for (int p = 0; p < 4; ++p) {
-        best[p] = km_dist(x, c, 4, p);
-        idx[p] = 0;
-    }
-#pragma unroll 2
-    for (int j = 1; j < k; ++j) {
-        const float4 cj = cent[j];
-        c[0] = cj.x; c[1] = cj.y; c[2] = cj.z; c[3] = cj.w;
-#pragma unroll
-        for (int p = 0; p < 4; ++p) {
-            const float s = km_dist(x, c, 4, p);
-            if (s < best[p]) {
-                best[p] = s;
-                idx[p] = j;
-            }
+    __local float *norms = (__local float *)(cent + KM_KMAX);
+    for (int t = (int)get_local_id(0); t < k; t += KM_BLOCK) {
+        float c[4];
+        if (D == 4) {
+            const float4 v = tb_load_readonly((__global const float4 *)(centroids + c_off + 4 * t));
+            c[0] = v.x; c[1] = v.y; c[2] = v.z; c[3] = v.w;
+        } else {
+            const float2 v = tb_load_readonly((__global const float2 *)(centroids + c_off + 2 * t));
+            c[0] = v.x; c[1] = v.y; c[2] = 0.0f; c[3] = 0.0f;
         }
+        const float cc = km_norm2(c, D);
+        float4 m;
+        m.x = -2.0f * c[0]; m.y = -2.0f * c[1];  // exact: a power of two
+        m.z = D == 4 ? -2.0f * c[2] : cc;
+        m.w = D == 4 ? -2.0f * c[3] : 0.0f;
+        cent[t] = m;
+        if (D == 4)
+            norms[t] = cc;
     }
 }
 
-static inline void km_nearest2(const float4 *x, __local const float2 *cent, int k, int *idx)
+// Centroid j's -2 c_j (into m) and |c_j|^2, from the staged layout above.
+static inline float km_centroid(__local const float4 *cent, int j, const int D, float *m)
+{
+    const float4 v = cent[j];  // the same address for every work-item: a broadcast
+    m[0] = v.x; m[1] = v.y; m[2] = v.z; m[3] = v.w;
+    return D == 4 ? ((__local const float *)(cent + KM_KMAX))[j] : v.z;
+}
+
+// A running minimum over the k staged centroids, each serving the 4 points; strict < keeps
+// the lowest index on ties.
+static inline void km_nearest(const float4 *x, __local const float4 *cent, int k, const int D, int *idx)
 {
     float best[4];
-    float c[2];
-    const float2 c0 = cent[0];
-    c[0] = c0.x; c[1] = c0.y;
+    float m[4];
+    float cc = km_centroid(cent, 0, D, m);
 #pragma unroll
     for (int p = 0; p < 4; ++p) {
-        best[p] = km_dist(x, c, 2, p);
+        best[p] = km_score(x, m, cc, D, p);
         idx[p] = 0;
     }
 #pragma unroll 2
     for (int j = 1; j < k; ++j) {
-        const float2 cj = cent[j];
-        c[0] = cj.x; c[1] = cj.y;
+        cc = km_centroid(cent, j, D, m);
 #pragma unroll
         for (int p = 0; p < 4; ++p) {
-            const float s = km_dist(x, c, 2, p);
+            const float s = km_score(x, m, cc, D, p);
             if (s < best[p]) {
                 best[p] = s;
                 idx[p] = j;
@@ -137,44 +153,38 @@ static inline void km_store_labels(__global int *restrict membership, int i0, co
     *(__global int4 *)(membership + i0) = m;
 }
 
+// The fixed-d assignment: D = 2 or 4 features, n % 4 == 0.
+static inline void km_assign_fixed(__global const float *restrict points, __global const float *restrict centroids,
+                                   int c_off, __global int *restrict membership, int n, int k, const int D,
+                                   __local float4 *cent)
+{
+    const int i0 = ((int)get_group_id(0) * KM_BLOCK + (int)get_local_id(0)) * 4;
+    const int active = i0 < n;
+    float4 x[4];
+    km_load_points(points, n, i0, active, D, x);
+    km_stage_centroids(centroids, c_off, k, D, cent);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (!active)
+        return;
+    int idx[4];
+    km_nearest(x, cent, k, D, idx);
+    km_store_labels(membership, i0, idx);
+}
+
 __kernel __attribute__((reqd_work_group_size(KM_BLOCK, 1, 1)))
 void kmeans_assign_d4(__global const float *restrict points, __global const float *restrict centroids,
                       int c_off, __global int *restrict membership, int n, int d, int k,
                       __local float4 *cent)
 {
-    const int lid = (int)get_local_id(0);
-    const int i0 = ((int)get_group_id(0) * KM_BLOCK + lid) * 4;
-    const int active = i0 < n;
-    float4 x[4];
-    km_load_points(points, n, i0, active, 4, x);
-    for (int t = lid; t < k; t += KM_BLOCK)
-        cent[t] = tb_load_readonly((__global const float4 *)(centroids + c_off + 4 * t));
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (!active)
-        return;
-    int idx[4];
-    km_nearest4(x, cent, k, idx);
-    km_store_labels(membership, i0, idx);
+    km_assign_fixed(points, centroids, c_off, membership, n, k, 4, cent);
 }
 
 __kernel __attribute__((reqd_work_group_size(KM_BLOCK, 1, 1)))
 void kmeans_assign_d2(__global const float *restrict points, __global const float *restrict centroids,
                       int c_off, __global int *restrict membership, int n, int d, int k,
-                      __local float2 *cent)
+                      __local float4 *cent)
 {
-    const int lid = (int)get_local_id(0);
-    const int i0 = ((int)get_group_id(0) * KM_BLOCK + lid) * 4;
-    const int active = i0 < n;
-    float4 x[4];
-    km_load_points(points, n, i0, active, 2, x);
-    for (int t = lid; t < k; t += KM_BLOCK)
-        cent[t] = tb_load_readonly((__global const float2 *)(centroids + c_off + 2 * t));
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (!active)
-        return;
-    int idx[4];
-    km_nearest2(x, cent, k, idx);
-    km_store_labels(membership, i0, idx);
+    km_assign_fixed(points, centroids, c_off, membership, n, k, 2, cent);
 }
 
 // Any d, any n: four consecutive points per work-item (a float4 per feature when n % 4 == 0,

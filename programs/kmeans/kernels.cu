@@ -34,16 +34,21 @@ static __device__ __forceinline__ int km_lane_int(int4 v, const int p) {
 
 // ---- Assignment ---------------------------------------------------------------------------
 
-static __device__ __forceinline__ float km_dist(const float4* x, const float* c, const int D, const int p) {
-    float t = km_lane(x[0], p) - c[0];
-    float s = t * t;
+// s_j = |c_j|^2 - 2 x.c_j, as kernels.cl (the reasons there).
+static __device__ __forceinline__ float km_norm2(const float* c, const int D) {
+    float s = c[0] * c[0];
 #pragma unroll
-    for (int f = 1; f < 4; ++f) {
-        if (f < D) {
-            t = km_lane(x[f], p) - c[f];
-            s = fmaf(t, t, s);
-        }
-    }
+    for (int f = 1; f < 4; ++f)
+        if (f < D) s = fmaf(c[f], c[f], s);
+    return s;
+}
+
+static __device__ __forceinline__ float km_score(const float4* x, const float* m, const float cc, const int D,
+                                                 const int p) {
+    float s = fmaf(km_lane(x[0], p), m[0], cc);
+#pragma unroll
+    for (int f = 1; f < 4; ++f)
+        if (f < D) s = fmaf(km_lane(x[f], p), m[f], s);
     return s;
 }
 
@@ -58,49 +63,51 @@ static __device__ __forceinline__ void km_load_points(const float* __restrict__ 
     }
 }
 
-static __device__ __forceinline__ void km_nearest4(const float4* x, const float4* cent, int k, int* idx) {
-    float best[4];
-    float c[4];
-    const float4 c0 = cent[0];
-    c[0] = c0.x; c[1] = c0.y; c[2] = c0.z; c[3] = c0.w;
-#pragma unroll
-    for (int p = 0; p < 4; ++p) {
-        best[p] = km_dist(x, c, 4, p);
-        idx[p] = 0;
-    }
-#pragma unroll 2
-    for (int j = 1; j < k; ++j) {
-        const float4 cj = cent[j];
-        c[0] = cj.x; c[1] = cj.y; c[2] = cj.z; c[3] = cj.w;
-#pragma unroll
-        for (int p = 0; p < 4; ++p) {
-            const float s = km_dist(x, c, 4, p);
-            if (s < best[p]) {  // strict: ties go to the lowest index
-                best[p] = s;
-                idx[p] = j;
-            }
+// cent[j] = -2 c_j (d = 4) or (-2 c_j, |c_j|^2, 0) (d = 2); for d = 4 the norms follow.
+static __device__ __forceinline__ void km_stage_centroids(const float* __restrict__ centroids, int c_off, int k,
+                                                          const int D, float4* cent) {
+    float* norms = reinterpret_cast<float*>(cent + KM_KMAX);
+    for (int t = threadIdx.x; t < k; t += KM_BLOCK) {
+        float c[4];
+        if (D == 4) {
+            const float4 v = __ldg(reinterpret_cast<const float4*>(centroids + c_off + 4 * t));
+            c[0] = v.x; c[1] = v.y; c[2] = v.z; c[3] = v.w;
+        } else {
+            const float2 v = __ldg(reinterpret_cast<const float2*>(centroids + c_off + 2 * t));
+            c[0] = v.x; c[1] = v.y; c[2] = 0.0f; c[3] = 0.0f;
         }
+        const float cc = km_norm2(c, D);
+        float4 m;
+        m.x = -2.0f * c[0]; m.y = -2.0f * c[1];
+        m.z = D == 4 ? -2.0f * c[2] : cc;
+        m.w = D == 4 ? -2.0f * c[3] : 0.0f;
+        cent[t] = m;
+        if (D == 4) norms[t] = cc;
     }
 }
 
-static __device__ __forceinline__ void km_nearest2(const float4* x, const float2* cent, int k, int* idx) {
+static __device__ __forceinline__ float km_centroid(const float4* cent, int j, const int D, float* m) {
+    const float4 v = cent[j];
+    m[0] = v.x; m[1] = v.y; m[2] = v.z; m[3] = v.w;
+    return D == 4 ? reinterpret_cast<const float*>(cent + KM_KMAX)[j] : v.z;
+}
+
+static __device__ __forceinline__ void km_nearest(const float4* x, const float4* cent, int k, const int D, int* idx) {
     float best[4];
-    float c[2];
-    const float2 c0 = cent[0];
-    c[0] = c0.x; c[1] = c0.y;
+    float m[4];
+    float cc = km_centroid(cent, 0, D, m);
 #pragma unroll
     for (int p = 0; p < 4; ++p) {
-        best[p] = km_dist(x, c, 2, p);
+        best[p] = km_score(x, m, cc, D, p);
         idx[p] = 0;
     }
 #pragma unroll 2
     for (int j = 1; j < k; ++j) {
-        const float2 cj = cent[j];
-        c[0] = cj.x; c[1] = cj.y;
+        cc = km_centroid(cent, j, D, m);
 #pragma unroll
         for (int p = 0; p < 4; ++p) {
-            const float s = km_dist(x, c, 2, p);
-            if (s < best[p]) {
+            const float s = km_score(x, m, cc, D, p);
+            if (s < best[p]) {  // strict: ties go to the lowest index
                 best[p] = s;
                 idx[p] = j;
             }
@@ -112,38 +119,32 @@ static __device__ __forceinline__ void km_store_labels(int* __restrict__ members
     *reinterpret_cast<int4*>(membership + i0) = make_int4(idx[0], idx[1], idx[2], idx[3]);
 }
 
-extern "C" __global__ void __launch_bounds__(KM_BLOCK)
-kmeans_assign_d4(const float* __restrict__ points, const float* __restrict__ centroids, int c_off,
-                 int* __restrict__ membership, int n, int d, int k) {
+static __device__ __forceinline__ void km_assign_fixed(const float* __restrict__ points,
+                                                       const float* __restrict__ centroids, int c_off,
+                                                       int* __restrict__ membership, int n, int k, const int D) {
     float4* cent = reinterpret_cast<float4*>(km_smem);
-    const int lid = threadIdx.x;
-    const int i0 = (blockIdx.x * KM_BLOCK + lid) * 4;
+    const int i0 = (blockIdx.x * KM_BLOCK + threadIdx.x) * 4;
     const bool active = i0 < n;
     float4 x[4];
-    km_load_points(points, n, i0, active, 4, x);
-    for (int t = lid; t < k; t += KM_BLOCK) cent[t] = __ldg(reinterpret_cast<const float4*>(centroids + c_off + 4 * t));
+    km_load_points(points, n, i0, active, D, x);
+    km_stage_centroids(centroids, c_off, k, D, cent);
     __syncthreads();
     if (!active) return;
     int idx[4];
-    km_nearest4(x, cent, k, idx);
+    km_nearest(x, cent, k, D, idx);
     km_store_labels(membership, i0, idx);
+}
+
+extern "C" __global__ void __launch_bounds__(KM_BLOCK)
+kmeans_assign_d4(const float* __restrict__ points, const float* __restrict__ centroids, int c_off,
+                 int* __restrict__ membership, int n, int d, int k) {
+    km_assign_fixed(points, centroids, c_off, membership, n, k, 4);
 }
 
 extern "C" __global__ void __launch_bounds__(KM_BLOCK)
 kmeans_assign_d2(const float* __restrict__ points, const float* __restrict__ centroids, int c_off,
                  int* __restrict__ membership, int n, int d, int k) {
-    float2* cent = reinterpret_cast<float2*>(km_smem);
-    const int lid = threadIdx.x;
-    const int i0 = (blockIdx.x * KM_BLOCK + lid) * 4;
-    const bool active = i0 < n;
-    float4 x[4];
-    km_load_points(points, n, i0, active, 2, x);
-    for (int t = lid; t < k; t += KM_BLOCK) cent[t] = __ldg(reinterpret_cast<const float2*>(centroids + c_off + 2 * t));
-    __syncthreads();
-    if (!active) return;
-    int idx[4];
-    km_nearest2(x, cent, k, idx);
-    km_store_labels(membership, i0, idx);
+    km_assign_fixed(points, centroids, c_off, membership, n, k, 2);
 }
 
 static __device__ __forceinline__ void km_assign_any(const float* __restrict__ points,

@@ -173,14 +173,16 @@ private:
         return a;
     }
 
+    // The form of distance the assignment kernel ranks by (reference.hpp).
+    km::Distance distance() const { return p_.fixed_d ? km::Distance::expanded : km::Distance::direct; }
+
     // Centroids iteration t starts from: the initial ones, then the history slices.
     const Buffer& centroids_in(int t) const { return t == 0 ? init_ : history_; }
     std::int32_t offset_in(int t) const { return t == 0 ? 0 : std::int32_t((t - 1) * p_.s.k * p_.s.d); }
 
     void launch_assign(int t) {
         const std::uint32_t items = std::uint32_t((p_.s.n + kPointsPerItem - 1) / kPointsPerItem);
-        // The generic kernel's transposed centroids, [f][KM_KMAX]; the _d2/_d4 ones use k*d.
-        const LocalMem cent{std::size_t(p_.s.d) * kKmax * sizeof(float)};
+        const LocalMem cent{km::assign_local_floats(p_.s.d, p_.fixed_d) * sizeof(float)};
         dev_.launch(assign_, Dim3{(items + kBlock - 1) / kBlock, 1, 1}, Dim3{kBlock, 1, 1},
                     Args(points_, centroids_in(t), offset_in(t), labels_, std::int32_t(p_.s.n), std::int32_t(p_.s.d),
                          std::int32_t(p_.s.k), cent));
@@ -231,7 +233,7 @@ private:
     }
 
     Validation validate_assign() {
-        const km::Step st = km::assign_step(points_host_->data(), p_.s, init_host_.data(), labels_host_.data());
+        const km::Step st = km::assign_step(points_host_->data(), p_.s, init_host_.data(), distance(), labels_host_.data());
         Validation v;
         v.checked = std::size_t(p_.s.n);
         v.ok = st.mismatches == 0;
@@ -253,7 +255,7 @@ private:
             const float* prev = t == 0 ? init_host_.data() : history_host_.data() + (t - 1) * kd;
             const float* got = history_host_.data() + t * kd;
             const bool final_step = t == p_.iters - 1;
-            km::Step st = km::assign_step(points_host_->data(), p_.s, prev, final_step ? labels_host_.data() : nullptr);
+            km::Step st = km::assign_step(points_host_->data(), p_.s, prev, distance(), final_step ? labels_host_.data() : nullptr);
             const km::CentroidCheck cc = km::check_centroids(st, points_host_->data(), p_.s, prev, got, depth);
             centroids_ok = centroids_ok && cc.ok;
             unchecked += cc.unchecked;

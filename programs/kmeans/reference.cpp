@@ -16,6 +16,8 @@ constexpr double kU = 0x1p-24;        // unit roundoff of float
 constexpr double kUDouble = 0x1p-53;  // unit roundoff of double
 constexpr int kTile = 64;             // points whose distances are computed together
 
+double gamma_double(int m) { return m * kUDouble / (1.0 - m * kUDouble); }
+
 // What one thread accumulates over its range of points.
 struct Partial {
     std::vector<double> sum, abs_sum;
@@ -26,12 +28,17 @@ struct Partial {
 };
 
 void step_range(const float* x, Shape s, const double* c, const std::int32_t* labels, std::int32_t* nearest,
-                std::int64_t lo, std::int64_t hi, double g, Partial& out) {
+                std::int64_t lo, std::int64_t hi, double g, double h, Partial& out) {
     const int d = s.d, k = s.k;
     out.sum.assign(std::size_t(k) * d, 0.0);
     out.abs_sum.assign(std::size_t(k) * d, 0.0);
     out.count.assign(k, 0);
     std::vector<double> dist(std::size_t(kTile) * k);  // dist[j * kTile + ii]
+    // The expanded form's error scale A_j = |c_j|^2 + 2 sum_f |x_f c_jf| (h > 0 only).
+    std::vector<double> scale(h > 0 ? std::size_t(kTile) * k : 0);
+    std::vector<double> norm2(k, 0.0);
+    for (int j = 0; j < k; ++j)
+        for (int f = 0; f < d; ++f) norm2[j] += c[std::size_t(j) * d + f] * c[std::size_t(j) * d + f];
     double best_d[kTile];
     int best_j[kTile], label[kTile];
     std::uint32_t allowed[kTile];
@@ -48,8 +55,16 @@ void step_range(const float* x, Shape s, const double* c, const std::int32_t* la
                     const double t = double(row[ii]) - cj;
                     dj[ii] += t * t;
                 }
+                if (h > 0) {
+                    double* aj = scale.data() + std::size_t(j) * kTile;
+                    const double two_cj = 2 * std::fabs(cj);
+                    for (int ii = 0; ii < m; ++ii) aj[ii] += two_cj * std::fabs(double(row[ii]));
+                }
             }
         }
+        if (h > 0)
+            for (int j = 0; j < k; ++j)
+                for (int ii = 0; ii < m; ++ii) scale[std::size_t(j) * kTile + ii] += norm2[j];
         // Nearest centroid (strict <: ties keep the lowest index, as the kernels do) and
         // the allowed set, centroid-major so the loops over the tile vectorise.
         for (int ii = 0; ii < m; ++ii) best_d[ii] = dist[ii], best_j[ii] = 0, allowed[ii] = 0;
@@ -63,8 +78,17 @@ void step_range(const float* x, Shape s, const double* c, const std::int32_t* la
         }
         for (int j = 0; j < k; ++j) {
             const double* dj = dist.data() + std::size_t(j) * kTile;
-            for (int ii = 0; ii < m; ++ii)
-                allowed[ii] |= std::uint32_t(dj[ii] - best_d[ii] <= g * (dj[ii] + best_d[ii])) << j;
+            if (h > 0) {
+                const double* aj = scale.data() + std::size_t(j) * kTile;
+                for (int ii = 0; ii < m; ++ii) {
+                    const double ab = scale[std::size_t(best_j[ii]) * kTile + ii];
+                    allowed[ii] |= std::uint32_t(dj[ii] - best_d[ii] <= g * (dj[ii] + best_d[ii]) + h * (aj[ii] + ab))
+                                   << j;
+                }
+            } else {
+                for (int ii = 0; ii < m; ++ii)
+                    allowed[ii] |= std::uint32_t(dj[ii] - best_d[ii] <= g * (dj[ii] + best_d[ii])) << j;
+            }
         }
         for (int ii = 0; ii < m; ++ii) {
             const std::int64_t i = i0 + ii;
@@ -119,15 +143,17 @@ int group_depth(int group_size) { return std::max(ceil_log2(group_size), 5 + (gr
 
 double gamma_float(int m) { return m * kU / (1.0 - m * kU); }
 
-double tie_bound(int d) {
-    const double gd = (d + 4) * kUDouble / (1.0 - (d + 4) * kUDouble);
-    return gamma_float(d + 2) + 2.0 * gd;
-}
+double tie_bound(int d) { return gamma_float(d + 2) + 2.0 * gamma_double(d + 4); }
 
-Step assign_step(const float* x, Shape s, const float* centroids, const std::int32_t* labels, std::int32_t* nearest) {
+double expanded_bound(int d) { return gamma_float(2 * d + 2); }
+
+Step assign_step(const float* x, Shape s, const float* centroids, Distance form, const std::int32_t* labels,
+                 std::int32_t* nearest) {
     check_shape(s);
     std::vector<double> c(centroids, centroids + std::size_t(s.k) * s.d);
-    const double g = tie_bound(s.d);
+    const bool expanded = form == Distance::expanded;
+    const double g = expanded ? 2.0 * gamma_double(s.d + 4) : tie_bound(s.d);
+    const double h = expanded ? expanded_bound(s.d) : 0.0;
     const std::int64_t per_thread_min = 16384;
     const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
     const int threads = int(std::clamp<std::int64_t>(s.n / per_thread_min, 1, hw));
@@ -136,7 +162,7 @@ Step assign_step(const float* x, Shape s, const float* centroids, const std::int
     const std::int64_t span = (s.n + threads - 1) / threads;
     for (int t = 0; t < threads; ++t) {
         const std::int64_t lo = std::min(s.n, t * span), hi = std::min(s.n, lo + span);
-        pool.emplace_back(step_range, x, s, c.data(), labels, nearest, lo, hi, g, std::ref(parts[t]));
+        pool.emplace_back(step_range, x, s, c.data(), labels, nearest, lo, hi, g, h, std::ref(parts[t]));
     }
     for (auto& th : pool) th.join();
 

@@ -32,17 +32,29 @@ struct Shape {
 double gamma_float(int m);
 
 // ---- Assignment tolerance ---------------------------------------------------------------
-// The device computes D_j = sum_f (x_f - c_jf)^2 in float: one rounding for each difference,
-// one for each square and one for each of the d-1 additions (an fma merges the last two;
-// any order of the additions has the same bound). All terms are non-negative, so the float
-// result lies within gamma_{d+2} * D_j of the exact value; the double-precision reference
-// is off by at most gamma^double_{d+4} * D_j. The device may therefore pick centroid j
-// instead of the exact nearest b only when
-//     D_j - D_b <= g (D_j + D_b),   g = tie_bound(d) = gamma_{d+2} + 2 gamma^double_{d+4}.
+// How the device computes the distances it ranks (kernels.cl):
+//   direct   (kmeans_assign): D_j = sum_f (x_f - c_jf)^2 in float: one rounding for each
+//            difference, square and addition (an fma merges the last two; any order has the
+//            same bound). All terms are non-negative, so the float result lies within
+//            gamma_{d+2} * D_j of the exact value.
+//   expanded (kmeans_assign_d2/_d4): s_j = |c_j|^2 - 2 x.c_j = D_j - |x|^2, |c_j|^2 summed
+//            in float (gamma_d |c_j|^2), then d fmas against -2 c_j (exact) from it: a sum
+//            of d+1 terms, within gamma_{d+1} (|c_j|^2 + 2 sum_f |x_f c_jf|) (Higham 3.1), so
+//            the float s_j lies within gamma_{2d+1} A_j of the exact one, A_j = |c_j|^2 +
+//            2 sum_f |x_f c_jf|. This bound is not relative to D_j: points far from the
+//            origin next to a near tie may flip where the direct form would not.
+// The double-precision reference is off by at most gamma^double_{d+4} * D_j. The device may
+// therefore pick centroid j instead of the exact nearest b only when
+//     D_j - D_b <= g (D_j + D_b) + h (A_j + A_b),
+//     direct:   g = tie_bound(d) = gamma_{d+2} + 2 gamma^double_{d+4},  h = 0
+//     expanded: g = 2 gamma^double_{d+4},  h = expanded_bound(d) = gamma_{2d+2} (one rounding
+//               more than the bound, for the reference's own error in A_j).
 // Those centroids form a point's allowed set; a device label outside it is a mismatch, and
 // mismatches must be zero. A label inside it that differs from the double-precision
 // nearest centroid (ties to the lowest index, as on the device) is a "flip" and is legal.
+enum class Distance { direct, expanded };
 double tie_bound(int d);
+double expanded_bound(int d);
 
 // A point whose allowed set has more than one centroid: bit j of `allowed` set when
 // centroid j is allowed.
@@ -66,7 +78,7 @@ struct Step {
 // lists the near-tie points. labels != nullptr (the device's): checks each label against
 // the allowed set and clusters by the given labels. nearest, when given, receives the
 // double-precision nearest centroid of every point. Uses every hardware thread.
-Step assign_step(const float* x, Shape s, const float* centroids, const std::int32_t* labels,
+Step assign_step(const float* x, Shape s, const float* centroids, Distance form, const std::int32_t* labels,
                  std::int32_t* nearest = nullptr);
 
 // ---- Centroid tolerance -----------------------------------------------------------------

@@ -30,6 +30,13 @@ inline constexpr int kPointsPerItem = 4;
 inline constexpr std::int64_t kMinChunk = 4 * std::int64_t(kPartialBlock);
 inline constexpr std::int64_t kMaxGroups = 4096;
 
+// Local memory of kmeans_assign, in floats: the generic kernel's centroids transposed,
+// [f][KM_KMAX]; the _d2/_d4 kernels' staged centroids, KM_KMAX float4s (-2 c_j, with |c_j|^2
+// in the third lane for d = 2) and, for d = 4, KM_KMAX norms after them (kernels.cl).
+inline constexpr std::size_t assign_local_floats(int d, bool fixed_d) {
+    return fixed_d ? std::size_t(4 + (d == 4 ? 1 : 0)) * kKmax : std::size_t(d) * kKmax;
+}
+
 // Local memory of kmeans_partial for `values` values per work-item (k*(d+1) for the _d2/_d4
 // kernels, k for the generic one, whose passes take one feature at a time), in floats:
 // the copies, then one float per work-item for the runs' sums.
