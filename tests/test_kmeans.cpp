@@ -438,6 +438,7 @@ TEST_F(KmeansOnPocl, TuningConstantsComeFromTheHost) {
     const Program& p = find_program("kmeans");
     const std::vector<std::string> want = {"KM_KMAX=" + std::to_string(km::kKmax),
                                            "KM_BLOCK=" + std::to_string(km::kBlock),
+                                           "KM_ASSIGN_MIN_GROUPS=" + std::to_string(km::kAssignMinGroups),
                                            "KM_PARTIAL_BLOCK=" + std::to_string(km::kPartialBlock),
                                            "KM_RUN=" + std::to_string(km::kRun)};
     EXPECT_EQ(p.defines(), want);

@@ -12,12 +12,17 @@
 // KM_BLOCK (kmeans_partial: KM_PARTIAL_BLOCK), chunk a multiple of 4, n*d < 2^31. The
 // _d2/_d4 kernels are used when d is 2 or 4 and n is a multiple of 4: their points live in
 // registers as one float4 per feature. Inputs no work-item writes are read with
-// tb_load_readonly (the backends' load hints, docs/prelude.md): kernels.cu's __ldg.
+// tb_load_readonly (the backends' load hints, docs/prelude.md): kernels.cu's __ldg. The
+// _d2/_d4 assignment waits on memory and asks for KM_ASSIGN_MIN_GROUPS resident groups
+// (TB_LAUNCH_BOUNDS: kernels.cu's __launch_bounds__).
 #ifndef KM_KMAX
 #error "KM_KMAX must come from the host (programs/kmeans/tuning.hpp)"
 #endif
 #ifndef KM_BLOCK
 #error "KM_BLOCK must come from the host (programs/kmeans/tuning.hpp)"
+#endif
+#ifndef KM_ASSIGN_MIN_GROUPS
+#error "KM_ASSIGN_MIN_GROUPS must come from the host (programs/kmeans/tuning.hpp)"
 #endif
 #ifndef KM_PARTIAL_BLOCK
 #error "KM_PARTIAL_BLOCK must come from the host (programs/kmeans/tuning.hpp)"
@@ -171,7 +176,7 @@ static inline void km_assign_fixed(__global const float *restrict points, __glob
     km_store_labels(membership, i0, idx);
 }
 
-__kernel __attribute__((reqd_work_group_size(KM_BLOCK, 1, 1)))
+__kernel __attribute__((reqd_work_group_size(KM_BLOCK, 1, 1))) TB_LAUNCH_BOUNDS(KM_BLOCK, KM_ASSIGN_MIN_GROUPS)
 void kmeans_assign_d4(__global const float *restrict points, __global const float *restrict centroids,
                       int c_off, __global int *restrict membership, int n, int d, int k,
                       __local float4 *cent)
@@ -179,7 +184,7 @@ void kmeans_assign_d4(__global const float *restrict points, __global const floa
     km_assign_fixed(points, centroids, c_off, membership, n, k, 4, cent);
 }
 
-__kernel __attribute__((reqd_work_group_size(KM_BLOCK, 1, 1)))
+__kernel __attribute__((reqd_work_group_size(KM_BLOCK, 1, 1))) TB_LAUNCH_BOUNDS(KM_BLOCK, KM_ASSIGN_MIN_GROUPS)
 void kmeans_assign_d2(__global const float *restrict points, __global const float *restrict centroids,
                       int c_off, __global int *restrict membership, int n, int d, int k,
                       __local float4 *cent)

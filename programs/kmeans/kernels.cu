@@ -1,14 +1,17 @@
 // kmeans: kernels.cl's algorithm in CUDA C++, function for function (layouts, geometry,
 // summation order: see there). The dialects differ only in what CUDA can say and OpenCL C
 // cannot (docs/programs/kmeans.md, "Dialect differences"): __launch_bounds__ (kernels.cl's
-// reqd_work_group_size, which the prelude turns into the same), __ldg for the read-only
-// loads, and one dynamic shared-memory block (km_smem) that holds what the host's LocalMem
-// arguments size for kernels.cl.
+// reqd_work_group_size and TB_LAUNCH_BOUNDS, which the prelude turns into the same), __ldg
+// for the read-only loads, and one dynamic shared-memory block (km_smem) that holds what
+// the host's LocalMem arguments size for kernels.cl.
 #ifndef KM_KMAX
 #error "KM_KMAX must come from the host (programs/kmeans/tuning.hpp)"
 #endif
 #ifndef KM_BLOCK
 #error "KM_BLOCK must come from the host (programs/kmeans/tuning.hpp)"
+#endif
+#ifndef KM_ASSIGN_MIN_GROUPS
+#error "KM_ASSIGN_MIN_GROUPS must come from the host (programs/kmeans/tuning.hpp)"
 #endif
 #ifndef KM_PARTIAL_BLOCK
 #error "KM_PARTIAL_BLOCK must come from the host (programs/kmeans/tuning.hpp)"
@@ -135,13 +138,13 @@ static __device__ __forceinline__ void km_assign_fixed(const float* __restrict__
     km_store_labels(membership, i0, idx);
 }
 
-extern "C" __global__ void __launch_bounds__(KM_BLOCK)
+extern "C" __global__ void __launch_bounds__(KM_BLOCK, KM_ASSIGN_MIN_GROUPS)
 kmeans_assign_d4(const float* __restrict__ points, const float* __restrict__ centroids, int c_off,
                  int* __restrict__ membership, int n, int d, int k) {
     km_assign_fixed(points, centroids, c_off, membership, n, k, 4);
 }
 
-extern "C" __global__ void __launch_bounds__(KM_BLOCK)
+extern "C" __global__ void __launch_bounds__(KM_BLOCK, KM_ASSIGN_MIN_GROUPS)
 kmeans_assign_d2(const float* __restrict__ points, const float* __restrict__ centroids, int c_off,
                  int* __restrict__ membership, int n, int d, int k) {
     km_assign_fixed(points, centroids, c_off, membership, n, k, 2);

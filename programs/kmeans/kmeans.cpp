@@ -313,6 +313,7 @@ public:
     bool iterative() const override { return true; }
     std::vector<std::string> defines() const override {
         return {"KM_KMAX=" + std::to_string(kKmax), "KM_BLOCK=" + std::to_string(kBlock),
+                "KM_ASSIGN_MIN_GROUPS=" + std::to_string(km::kAssignMinGroups),
                 "KM_PARTIAL_BLOCK=" + std::to_string(kPartialBlock), "KM_RUN=" + std::to_string(km::kRun)};
     }
     std::uint64_t device_bytes(const Dataset& d, const std::string& variant) const override {
