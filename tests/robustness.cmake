@@ -240,6 +240,15 @@ tb_cli_test(rb_ptxdiff_arch_bad 2 ONE_LINE ERR "tribench: error: bad --arch 'vol
 file(WRITE ${RB_OUT}/not-a-folder "x\n")
 tb_cli_test(rb_ptx_out_unwritable 2 ONE_LINE ERR "tribench: error: cannot create .*not-a-folder/ptx: Not a directory"
             ARGS ptx --program mandelbrot --arch sm_90 --out ${RB_OUT}/not-a-folder/ptx)
+# TRIBENCH_KERNEL_DIR as `run` checks it: a folder laid out otherwise used to give the
+# embedded kernels' PTX without a word.
+file(MAKE_DIRECTORY ${RB_IN}/empty-kernel-dir)
+rb_test(ptx_kernel_dir_empty --rc 2 --one-line --env TRIBENCH_KERNEL_DIR=${RB_IN}/empty-kernel-dir
+        --err "tribench: error: TRIBENCH_KERNEL_DIR=.*empty-kernel-dir holds no programs/<program>/kernels.cl or kernels.cu"
+        -- $<TARGET_FILE:tribench> ptx --program mandelbrot --arch sm_90 --out ${RB_OUT}/ptx-kernel-dir)
+rb_test(ptxdiff_kernel_dir_missing --rc 2 --one-line --env TRIBENCH_KERNEL_DIR=${RB_IN}/nosuch-dir
+        --err "tribench: error: TRIBENCH_KERNEL_DIR=.*nosuch-dir is not a directory"
+        -- $<TARGET_FILE:tribench> ptxdiff --program mandelbrot cuda-native cuda-prelude)
 
 # --- Matrix Market files given to `run --program spmv --matrix FILE` --------------------------
 if(HAVE_SPMV)

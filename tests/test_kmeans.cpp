@@ -251,7 +251,8 @@ TEST(KmeansTolerance, EmulatedFloatUpdatePassesAndAPerturbedOneFails) {
     const km::Blobs b = km::make_blobs(s.n, s.d, s.k, 5);
     const auto prev = km::first_points(b.points.data(), s);
     std::vector<std::int32_t> labels(s.n);
-    const km::Step st = km::assign_step(b.points.data(), s, prev.data(), km::Distance::direct, nullptr, labels.data());
+    const km::Step st =
+        km::assign_step(b.points.data(), s, prev.data(), km::Distance::direct, nullptr, labels.data());
     const std::int64_t chunk = 4096;
     const int block = 64;
     const auto got = emulate_update(b.points, s, labels, prev, chunk, block, block);

@@ -12,6 +12,7 @@
 
 #include "support/atomic_file.hpp"
 #include "cli/commands.hpp"
+#include "cli/run_checks.hpp"
 #include "printable.hpp"
 #include "ptx/ptx_analysis.hpp"
 #include "ptx/ptx_resources.hpp"
@@ -165,6 +166,7 @@ std::string program_ptx(const std::string& program, const std::string& backend, 
 }
 
 int cmd_ptx(const PtxOptions& o) {
+    check_kernel_dir();  // a folder laid out otherwise would silently give the embedded kernels
     std::vector<const Program*> programs;
     for (const auto& n : split_list(o.programs)) programs.push_back(&find_program(n));
     if (programs.empty()) programs = all_programs();

@@ -11,6 +11,7 @@
 #include "support/atomic_file.hpp"
 #include "backend.hpp"
 #include "cli/commands.hpp"
+#include "cli/run_checks.hpp"
 #include "program.hpp"
 #include "ptx/ptx_analysis.hpp"
 #include "ptx/ptx_resources.hpp"
@@ -214,6 +215,7 @@ int cmd_ptxdiff(const PtxDiffOptions& o) {
     if (o.operands.size() != 2)
         throw Error("ptxdiff takes two operands, A and B (" + std::string(kOperandForms) + ")");
     math_mode_from_string(o.math);
+    check_kernel_dir();
     Operand a = parse_operand(o.operands[0], o.math), b = parse_operand(o.operands[1], o.math);
     if (a.backend.empty() && b.backend.empty())
         throw Error("name the backend of folder operand '" + a.spec + "' as " + a.spec + ":BACKEND");

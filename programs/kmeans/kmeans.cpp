@@ -233,7 +233,8 @@ private:
     }
 
     Validation validate_assign() {
-        const km::Step st = km::assign_step(points_host_->data(), p_.s, init_host_.data(), distance(), labels_host_.data());
+        const km::Step st =
+            km::assign_step(points_host_->data(), p_.s, init_host_.data(), distance(), labels_host_.data());
         Validation v;
         v.checked = std::size_t(p_.s.n);
         v.ok = st.mismatches == 0;
@@ -255,7 +256,8 @@ private:
             const float* prev = t == 0 ? init_host_.data() : history_host_.data() + (t - 1) * kd;
             const float* got = history_host_.data() + t * kd;
             const bool final_step = t == p_.iters - 1;
-            km::Step st = km::assign_step(points_host_->data(), p_.s, prev, distance(), final_step ? labels_host_.data() : nullptr);
+            km::Step st = km::assign_step(points_host_->data(), p_.s, prev, distance(),
+                                          final_step ? labels_host_.data() : nullptr);
             const km::CentroidCheck cc = km::check_centroids(st, points_host_->data(), p_.s, prev, got, depth);
             centroids_ok = centroids_ok && cc.ok;
             unchecked += cc.unchecked;

@@ -15,8 +15,9 @@ inline constexpr int kKmax = 16;
 inline constexpr std::uint32_t kBlock = 256;
 // KM_ASSIGN_MIN_GROUPS: groups of the _d2/_d4 assignment kept resident per compute unit
 // (both dialects' launch bounds): 6 x 256 work-items caps the registers at 42. That kernel
-// waits on memory, so occupancy is its speed: cuda-native's code needs 40 registers
-// unbounded, cuda-prelude's 48 (5 groups per SM), 2.6% slower (docs/programs/kmeans.md).
+// waits on memory, so occupancy is its speed: unbounded, cuda-native's code took 40 registers
+// and cuda-prelude's 48 (5 groups per SM, 2.6% slower); bounded, both take 40
+// (docs/programs/kmeans.md).
 inline constexpr std::uint32_t kAssignMinGroups = 6;
 // KM_PARTIAL_BLOCK: work-items per work-group of kmeans_partial, whose local memory holds a
 // copy of every value per work-item: k*(d+1) x 128 floats is 40 KiB for k = 16, d = 4, under
