@@ -185,6 +185,30 @@ TEST(KmeansTolerance, ExpandedFormLabelsNeedAndStayInTheirAllowedSet) {
     EXPECT_GT(outside_direct, 0u) << "the expanded form stayed inside the direct form's bound";
 }
 
+// A point's allowed set is its own: the same wherever it lies in the array (the reference
+// works in tiles of points; nothing may carry from one tile to the next).
+TEST(KmeansTolerance, AllowedSetsDoNotDependOnThePointsPlace) {
+    for (const km::Distance form : {km::Distance::direct, km::Distance::expanded}) {
+        const int d = 4, k = 3;
+        Rng rng(3000);
+        std::vector<float> c(std::size_t(k) * d);
+        for (auto& v : c) v = rng.uniform_float(1000.0f, 1020.0f);
+        const std::int64_t n = 5000;
+        const std::vector<float> x = near_bisector(c, d, n, rng);
+        std::vector<float> reversed(x.size());
+        for (int f = 0; f < d; ++f)
+            for (std::int64_t i = 0; i < n; ++i)
+                reversed[std::size_t(f) * n + i] = x[std::size_t(f) * n + (n - 1 - i)];
+        const km::Shape s{n, d, k};
+        std::map<std::int64_t, std::uint32_t> ahead, behind;
+        for (const auto& a : km::assign_step(x.data(), s, c.data(), form, nullptr).ambiguous) ahead[a.point] = a.allowed;
+        for (const auto& a : km::assign_step(reversed.data(), s, c.data(), form, nullptr).ambiguous)
+            behind[n - 1 - a.point] = a.allowed;
+        EXPECT_FALSE(ahead.empty()) << "no near tie: the test exercises nothing";
+        EXPECT_EQ(ahead, behind) << (form == km::Distance::expanded ? "expanded" : "direct");
+    }
+}
+
 // The kernels' update, in float and in their order (both dialects): each work-item adds its
 // points (4 at a time, strided by 4 x block; one at a time when n % 4 != 0), runs of `run`
 // work-items are combined by a pairwise tree (copy l + copy l + run/2, then ...), the runs

@@ -45,6 +45,7 @@ void step_range(const float* x, Shape s, const double* c, const std::int32_t* la
     for (std::int64_t i0 = lo; i0 < hi; i0 += kTile) {
         const int m = int(std::min<std::int64_t>(kTile, hi - i0));
         std::fill(dist.begin(), dist.end(), 0.0);
+        std::fill(scale.begin(), scale.end(), 0.0);
         // Feature-major tiles: each row of the tile is contiguous in memory.
         for (int f = 0; f < d; ++f) {
             const float* row = x + std::size_t(f) * s.n + i0;
