@@ -377,12 +377,6 @@ std::map<std::string, std::vector<std::string>> launch_bounds_by_kernel(const st
     return out;
 }
 
-std::vector<std::string> program_names() {
-    std::vector<std::string> v;
-    for (const tb::Program* p : tb::all_programs()) v.push_back(p->name());
-    return v;
-}
-
 // Part of "the same launch geometry": each kernel declares the same bounds from both dialects
 // (kernels.cu's __launch_bounds__; kernels.cl's reqd_work_group_size and TB_LAUNCH_BOUNDS).
 // ptxas plans registers and schedules from them, so a bound on one side only is a different
@@ -390,10 +384,10 @@ std::vector<std::string> program_names() {
 // exception, listed in spmv.md's dialect table: kernels.cu's merge kernels carry
 // __launch_bounds__(SPMV_BLOCK), kernels.cl's none (ptxas gives spmv_merge 40 registers
 // with the bound, 34 without; not yet measured apart on a GPU). It must stay as listed.
-class EveryProgram : public ::testing::TestWithParam<std::string> {};
+class EveryProgram : public ::testing::TestWithParam<const tb::Program*> {};
 
 TEST_P(EveryProgram, LaunchBoundsAreTheSameForBothDialects) {
-    const tb::Program& p = tb::find_program(GetParam());
+    const tb::Program& p = *GetParam();
     CompileOptions opt;
     opt.defines = p.defines();
     const auto cu = launch_bounds_by_kernel(compile_to_ptx(tb::program_source(p, Dialect::Cuda), opt, kArch).ptx);
@@ -419,8 +413,8 @@ TEST_P(EveryProgram, LaunchBoundsAreTheSameForBothDialects) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(All, EveryProgram, ::testing::ValuesIn(program_names()),
-                         [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
+INSTANTIATE_TEST_SUITE_P(All, EveryProgram, ::testing::ValuesIn(tb::all_programs()),
+                         [](const ::testing::TestParamInfo<const tb::Program*>& i) { return i.param->name(); });
 
 TEST(NvrtcOptions, DefinesReachTheSource) {
     const Source src{"def.cu", "extern \"C\" __global__ void k(float* x) { x[0] = SCALE * x[1]; }\n", Dialect::Cuda};
