@@ -2,13 +2,14 @@
 // algorithms as a CUDA programmer writes them for Hopper (docs/programs/spmv.md). The
 // decomposition, launch geometry, batches and tuning constants are kernels.cl's; what
 // differs is what CUDA offers and OpenCL C 1.2 lacks:
-//  - read-only loads: plain p[i] through const __restrict__ pointers in scalar and vector,
-//    as kernels.cl (NVRTC emits the same ld.global.nc, with offsets folded into the address;
-//    __ldg(p + i) kept a 64-bit add per load: up to 25% slower on long rows), and __ldg in
-//    the merge kernels, where it measured 5-10% faster (docs/programs/spmv.md); the merge
+//  - nothing for read-only loads: plain p[i] through const __restrict__ pointers, as
+//    kernels.cl (NVRTC emits ld.global.nc with the offset folded into the address; __ldg(p + i)
+//    kept a 64-bit add per load: up to 25% slower on long rows, and 3% on merge once its
+//    shared-memory base stopped costing instructions, docs/programs/spmv.md); the merge
 //    kernel streams the matrix with __ldcs, which kernels.cl gets as tb_load_streaming;
 //  - warp shuffles for the vector kernel's row sums and the first level of the merge scan;
-//  - launch bounds (kernels.cl's TB_LAUNCH_BOUNDS gives cuda-prelude the vector kernel's),
+//  - launch bounds (kernels.cl's TB_LAUNCH_BOUNDS gives cuda-prelude the vector kernel's;
+//    the merge kernels' measured best differs between the dialects, docs/programs/spmv.md),
 //    and the vector kernel's group size as a template parameter (kernels.cl: a constant
 //    argument of an inline function behind the same switch).
 // The tuning constants come from the host (programs/spmv/tuning.hpp).
@@ -187,7 +188,7 @@ __device__ __forceinline__ int merge_path_rows(unsigned diagonal, int rows, int 
     int hi = static_cast<int>(min(static_cast<long long>(diagonal), static_cast<long long>(rows)));
     while (lo < hi) {
         const int mid = static_cast<int>((static_cast<unsigned>(lo) + static_cast<unsigned>(hi)) >> 1);
-        if (__ldg(row_end + mid) <= static_cast<int>(diagonal - static_cast<unsigned>(mid) - 1u))
+        if (row_end[mid] <= static_cast<int>(diagonal - static_cast<unsigned>(mid) - 1u))
             lo = mid + 1;
         else
             hi = mid;
@@ -239,10 +240,16 @@ __device__ __forceinline__ float block_segmented_scan(float v, int f, float* sv,
     return v;
 }
 
-// Block t walks tile t. The dynamic shared memory holds kernels.cl's four LocalMem blocks in
-// order: words (the tile's row ends, then its products as float bits; tile_items + 1),
-// done (the tile's completed rows; tile_items), and the scan's values and flags
-// (blockDim.x each, of which one per warp is used).
+// Block t walks tile t. The dynamic shared memory holds kernels.cl's four LocalMem blocks:
+// the scan's values and flags (blockDim.x each, of which one per warp is used), words (the
+// tile's row ends, then its products as float bits; tile_items + 1) and done (the tile's
+// completed rows; tile_items). The host sizes them in kernels.cl's order (words, done, sv,
+// sf); blockDim.x is a multiple of 32, so the sum is the same in this order. Why this
+// order: words and done, stored in the unrolled loops, must not sit at a constant offset.
+// cuda-prelude reaches each block through tb_local_mem + a parameter; at offset 0 NVVM
+// re-materialised the address of smem at every store, which on sm_90 costs ptxas an S2R
+// SR_CgaCtaId, a MOV and a LEA each (17 such S2R in spmv_merge, 71.3 M warp instructions
+// against 64.7 M in this order; docs/programs/spmv.md).
 extern "C" __global__ void __launch_bounds__(SPMV_BLOCK)
 spmv_merge(int rows, int nnz, const int* __restrict__ row_ptr, const int* __restrict__ col,
            const float* __restrict__ val, const float* __restrict__ x, float* __restrict__ y,
@@ -253,19 +260,19 @@ spmv_merge(int rows, int nnz, const int* __restrict__ row_ptr, const int* __rest
     const int block = static_cast<int>(blockDim.x);
     const unsigned t = blockIdx.x;
     const unsigned tile_items = static_cast<unsigned>(block) * SPMV_MERGE_ITEMS;
-    unsigned* words = reinterpret_cast<unsigned*>(smem);
-    const unsigned done_at = next_block((tile_items + 1) * 4);
-    float* done = reinterpret_cast<float*>(smem + done_at);
-    const unsigned sv_at = done_at + next_block(tile_items * 4);
-    float* sv = reinterpret_cast<float*>(smem + sv_at);
-    int* sf = reinterpret_cast<int*>(smem + sv_at + next_block(static_cast<unsigned>(block) * 4));
+    float* sv = reinterpret_cast<float*>(smem);
+    const unsigned sf_at = next_block(static_cast<unsigned>(block) * 4);
+    int* sf = reinterpret_cast<int*>(smem + sf_at);
+    const unsigned words_at = 2 * sf_at;
+    unsigned* words = reinterpret_cast<unsigned*>(smem + words_at);
+    float* done = reinterpret_cast<float*>(smem + words_at + next_block((tile_items + 1) * 4));
 
     const unsigned long long total = static_cast<unsigned long long>(static_cast<unsigned>(rows)) +
                                      static_cast<unsigned>(nnz);
     const unsigned long long d = static_cast<unsigned long long>(t) * tile_items;
     const unsigned d0 = static_cast<unsigned>(min(d, total));
     const unsigned d1 = static_cast<unsigned>(min(d + tile_items, total));
-    const int i0 = __ldg(tile_row + t), i1 = __ldg(tile_row + t + 1);
+    const int i0 = tile_row[t], i1 = tile_row[t + 1];
     const int j0 = static_cast<int>(d0 - static_cast<unsigned>(i0));
     const int j1 = static_cast<int>(d1 - static_cast<unsigned>(i1));
     const int tile_rows = i1 - i0, tile_nnz = j1 - j0;
@@ -291,7 +298,7 @@ spmv_merge(int rows, int nnz, const int* __restrict__ row_ptr, const int* __rest
         #pragma unroll
         for (int b = 0; b < SPMV_MERGE_ITEMS; ++b) {
             const int k = lid + b * block;
-            if (k < tile_nnz) words[ends + k] = __float_as_uint(v[b] * __ldg(x + c[b]));
+            if (k < tile_nnz) words[ends + k] = __float_as_uint(v[b] * x[c[b]]);
         }
     }
     __syncthreads();
@@ -344,21 +351,21 @@ __device__ __forceinline__ float fixup_earlier_part(int rows, int count, int w0,
                                                     const int* __restrict__ carry_row,
                                                     const float* __restrict__ carry_val, float* sv)
 {
-    const bool wanted = w0 > 0 && r0 < rows && __ldg(carry_row + w0 - 1) == r0 &&
-                        !(w1 < count && __ldg(carry_row + w1) == r0);
+    const bool wanted = w0 > 0 && r0 < rows && carry_row[w0 - 1] == r0 &&
+                        !(w1 < count && carry_row[w1] == r0);
     int lo = w0, hi = w0 - 1;
     if (wanted) {
         lo = 0;
         while (lo < hi) {
             const int mid = static_cast<int>((static_cast<unsigned>(lo) + static_cast<unsigned>(hi)) >> 1);
-            if (__ldg(carry_row + mid) < r0) lo = mid + 1;
+            if (carry_row[mid] < r0) lo = mid + 1;
             else hi = mid;
         }
     }
     const int lid = static_cast<int>(threadIdx.x);
     const int size = static_cast<int>(blockDim.x);
     float part = 0.0f;
-    for (int k = lo + lid; k < w0; k += size) part += __ldg(carry_val + k);
+    for (int k = lo + lid; k < w0; k += size) part += carry_val[k];
     sv[lid] = part;
     __syncthreads();
     for (int off = size >> 1; off > 0; off >>= 1) {
@@ -384,17 +391,17 @@ spmv_merge_fixup(int rows, int count, const int* __restrict__ carry_row, const f
     const int window = static_cast<int>(blockDim.x) * SPMV_FIXUP_ITEMS;
     const int w0 = static_cast<int>(blockIdx.x) * window;
     const int w1 = min(w0 + window, count);
-    const int r0 = __ldg(carry_row + w0);
+    const int r0 = carry_row[w0];
     const float earlier = fixup_earlier_part(rows, count, w0, w1, r0, carry_row, carry_val, sv);
     const int c0 = min(w0 + lid * SPMV_FIXUP_ITEMS, w1), c1 = min(c0 + SPMV_FIXUP_ITEMS, w1);
     int row[SPMV_FIXUP_ITEMS];
     float value[SPMV_FIXUP_ITEMS];
     #pragma unroll
     for (int m = 0; m < SPMV_FIXUP_ITEMS; ++m) {
-        row[m] = c0 + m < c1 ? __ldg(carry_row + c0 + m) : rows;
-        value[m] = c0 + m < c1 ? __ldg(carry_val + c0 + m) : 0.0f;
+        row[m] = c0 + m < c1 ? carry_row[c0 + m] : rows;
+        value[m] = c0 + m < c1 ? carry_val[c0 + m] : 0.0f;
     }
-    const bool continues = c0 > w0 && c0 < c1 && __ldg(carry_row + c0 - 1) == row[0];
+    const bool continues = c0 > w0 && c0 < c1 && carry_row[c0 - 1] == row[0];
     int cur = row[0], first_row = row[0], split = 0;
     float sum = 0.0f, first_sum = 0.0f;
     #pragma unroll
@@ -414,12 +421,12 @@ spmv_merge_fixup(int rows, int count, const int* __restrict__ carry_row, const f
     }
     float before;
     const float through = block_segmented_scan(sum, split || !continues, sv, sf, before);
-    const bool leaves = c1 == w1 && w1 < count && __ldg(carry_row + w1) == cur;
+    const bool leaves = c1 == w1 && w1 < count && carry_row[w1] == cur;
     if (c0 < c1) {
         // Only the window's first run (row r0) has an earlier part.
         if (split && first_row < rows)
             y[first_row] += (first_row == r0 ? earlier : 0.0f) + (continues ? before : 0.0f) + first_sum;
-        const bool ends_here = c1 == w1 ? !leaves : __ldg(carry_row + c1) != cur;
+        const bool ends_here = c1 == w1 ? !leaves : carry_row[c1] != cur;
         if (ends_here && cur < rows) y[cur] += (cur == r0 ? earlier : 0.0f) + through;
     }
 }
