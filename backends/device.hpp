@@ -201,6 +201,11 @@ public:
     // tracing is left off after a long region). The runner then times one sample it throws
     // away before a benchmark's samples, so that they are all timed alike.
     virtual bool needs_warmup_sample() const { return false; }
+    // A series of regions to be timed alike starts: a benchmark's warm-up sample and samples
+    // (the runner calls it before each benchmark's first sample). CUDA, gated: the first region
+    // is traced, and its length alone decides the clock of the rest of the series (CUPTI under
+    // 0.25 ms, the events from there), whatever the benchmark before it or a slow sample did.
+    virtual void start_timing_series() {}
 
     // Launches (kernels, and graph replays as one) since reset_launch_count(): a run that makes
     // many cannot be held behind a gate (the runner times it plainly).

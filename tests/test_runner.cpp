@@ -36,6 +36,7 @@ struct FakeBehaviour {
     int launches_per_run = 1;
     std::vector<std::string> clocks;       // timing_clock() after the n-th time_ms: clocks[n % size]
     bool warmup = false;                   // needs_warmup_sample()
+    std::string timeline;                  // what the device saw: 's' start_timing_series, 't' time_ms
 };
 FakeBehaviour behaviour;
 
@@ -74,6 +75,7 @@ public:
         if (timing_mode() == TimingMode::Gated && behaviour.gate_times_out) throw GateTimeout("gate held too long");
         region_launches_ = 0;
         ++regions_;
+        behaviour.timeline += 't';
         work();
         if (behaviour.sleep_us_per_sample) std::this_thread::sleep_for(std::chrono::microseconds(behaviour.sleep_us_per_sample));
         return behaviour.ms_per_launch * double(region_launches_);
@@ -84,6 +86,7 @@ public:
     }
     std::optional<ClockSample> clock_sample() override { return behaviour.clock; }
     bool needs_warmup_sample() const override { return behaviour.warmup; }
+    void start_timing_series() override { behaviour.timeline += 's'; }
 
 protected:
     std::uint64_t raw_alloc(std::size_t) override { return ++next_; }
@@ -227,6 +230,22 @@ TEST_F(RunnerTiming, AWarmUpSampleComesFirstWhereTheDeviceNeedsOne) {
     behaviour.warmup = false;  // the same device without: the first region is a sample
     for (const auto& b : run_fake(1, opt).benchmarks)
         EXPECT_EQ(b.timing_note, "clocks of the samples: 3 of 4 cupti 1 of 4 events");
+}
+
+// Where one region decides how the next is timed (CUDA: no CUPTI tracing after a long
+// region), a benchmark's clock would depend on the benchmark before it and on its own slow
+// samples: the runner starts a timing series (one clock) before each benchmark's first region.
+TEST_F(RunnerTiming, EveryBenchmarkIsOneTimingSeries) {
+    RunnerOptions opt = quick_options();
+    opt.rule.min_samples = opt.rule.max_samples = 3;
+    opt.batch = false;
+    behaviour.warmup = true;
+    ASSERT_EQ(run_fake(3, opt).benchmarks.size(), 3u);
+    EXPECT_EQ(behaviour.timeline, "stttt" "stttt" "stttt");  // the warm-up sample, then 3
+    behaviour.timeline.clear();
+    behaviour.warmup = false;
+    ASSERT_EQ(run_fake(2, opt).benchmarks.size(), 2u);
+    EXPECT_EQ(behaviour.timeline, "sttt" "sttt");
 }
 
 TEST_F(RunnerTiming, SaysWhyItTimedPlainly) {

@@ -429,8 +429,14 @@ public:
         float ms = 0;
         TB_CU(cuEventElapsedTime, &ms, start_, stop_);
         last_clock_ = "events";
-        if (timing_mode() == TimingMode::Gated)
-            trace_next_region_ = double(ms) < (trace_next_region_ ? kUntracedFromMs : kTracedBelowMs);
+        if (timing_mode() == TimingMode::Gated) {
+            if (series_ == Series::Deciding) {
+                trace_next_region_ = double(ms) < kUntracedFromMs;
+                series_ = Series::Decided;
+            } else if (series_ == Series::None) {
+                trace_next_region_ = double(ms) < (trace_next_region_ ? kUntracedFromMs : kTracedBelowMs);
+            }
+        }
         if (timing_mode() == TimingMode::Gated && tracer.enabled()) {
             // CUPTI's span lies inside the events' bracket; one that does not (by more than the
             // events' 0.5 us resolution) is not trusted.
@@ -444,6 +450,10 @@ public:
 
     bool supports_gated_timing() const override { return true; }
     bool needs_warmup_sample() const override { return timing_mode() == TimingMode::Gated; }
+    void start_timing_series() override {
+        trace_next_region_ = true;
+        series_ = Series::Deciding;
+    }
     std::string timing_clock() const override { return last_clock_; }
 
     std::optional<ClockSample> clock_sample() override {
@@ -597,10 +607,12 @@ private:
     // CUPTI's concurrent kernel tracing slows kernels of very many blocks by up to ~2%
     // (docs/measurement.md, "Which clock"); the events' own excess over CUPTI, 2.3-2.9 us, is
     // under 1% from 0.25 ms on. So after a gated region of 0.25 ms or more the next is
-    // timed by the events, untraced, until one takes less than 0.2 ms: the gap keeps a
-    // benchmark near the line on one clock.
+    // timed by the events, untraced, until one takes less than 0.2 ms. Within a series
+    // (start_timing_series: a benchmark's samples) the first region decides for all the
+    // others: one sample over 0.25 ms had switched a 0.24 ms benchmark to the events.
     static constexpr double kUntracedFromMs = 0.25, kTracedBelowMs = 0.2;
     bool trace_next_region_ = true;
+    enum class Series { None, Deciding, Decided } series_ = Series::None;
     std::unique_ptr<StreamGate> gate_;
     bool gate_held_ = false;  // a gated time_ms region is being enqueued
     bool gate_opened_early_ = false;
