@@ -203,8 +203,8 @@ public:
     virtual bool needs_warmup_sample() const { return false; }
     // A series of regions to be timed alike starts: a benchmark's warm-up sample and samples
     // (the runner calls it before each benchmark's first sample). CUDA, gated: the first region
-    // is traced, and its length alone decides the clock of the rest of the series (CUPTI under
-    // 0.25 ms, the events from there), whatever the benchmark before it or a slow sample did.
+    // is traced, and the series' fastest region so far decides the clock of the next (CUPTI
+    // under 0.25 ms, the events from there), whatever the benchmark before it or a slow sample.
     virtual void start_timing_series() {}
 
     // Launches (kernels, and graph replays as one) since reset_launch_count(): a run that makes

@@ -233,8 +233,8 @@ TEST_F(RunnerTiming, AWarmUpSampleComesFirstWhereTheDeviceNeedsOne) {
 }
 
 // Where one region decides how the next is timed (CUDA: no CUPTI tracing after a long
-// region), a benchmark's clock would depend on the benchmark before it and on its own slow
-// samples: the runner starts a timing series (one clock) before each benchmark's first region.
+// region), a benchmark's clock would depend on the benchmark before it: the runner starts a
+// timing series before each benchmark's first region.
 TEST_F(RunnerTiming, EveryBenchmarkIsOneTimingSeries) {
     RunnerOptions opt = quick_options();
     opt.rule.min_samples = opt.rule.max_samples = 3;

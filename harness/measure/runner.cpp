@@ -289,7 +289,7 @@ private:
         }
         if (!s.warmed_up) {
             s.warmed_up = true;
-            current_device_->start_timing_series();  // one clock for all of this benchmark's samples
+            current_device_->start_timing_series();  // its clock follows its own runs only
             if (current_device_->needs_warmup_sample()) timed_run(*current_device_, *current_, s.result);
         }
         if (opt_.gb_picks_iterations)
