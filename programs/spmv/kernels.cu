@@ -249,7 +249,7 @@ __device__ __forceinline__ float block_segmented_scan(float v, int f, float* sv,
 // cuda-prelude reaches each block through tb_local_mem + a parameter; at offset 0 NVVM
 // re-materialised the address of smem at every store, which on sm_90 costs ptxas an S2R
 // SR_CgaCtaId, a MOV and a LEA each (17 such S2R in spmv_merge, 71.3 M warp instructions
-// against 64.7 M in this order; docs/programs/spmv.md).
+// against 64.4 M now, on fem-l; docs/programs/spmv.md).
 extern "C" __global__ void __launch_bounds__(SPMV_BLOCK)
 spmv_merge(int rows, int nnz, const int* __restrict__ row_ptr, const int* __restrict__ col,
            const float* __restrict__ val, const float* __restrict__ x, float* __restrict__ y,
