@@ -523,6 +523,36 @@ TEST(BackendMatrix, RowsShowWhatAutoPickedAndVendorOnlyRowsTheirTime) {
     EXPECT_EQ(backend_matrix(h100({n, o}), "cuda-native").rows[0].picked, "merge,vector");
 }
 
+// A CUDA cell read by the events where its baseline read CUPTI (or the other way) carries the
+// events' 2-3 us in its ratio: the matrix says so. opencl always reads its own events, so its
+// cells are not flagged.
+TEST(BackendMatrix, NotesCellsTimedByAnotherClockThanTheirBaseline) {
+    auto b = [](const std::string& program, const std::string& backend, const std::string& clock, std::uint64_t seed) {
+        BenchmarkResult r = ::bench(program + "/d/" + backend, timings(0.24, 20, seed), Status::Ok, backend);
+        r.timing_clock = clock;
+        return r;
+    };
+    const Results r = h100({b("fft", "cuda-native", "cupti", 51), b("fft", "cuda-prelude", "events", 52),
+                            b("fft", "opencl", "events", 53), b("kmeans", "cuda-native", "cupti", 54),
+                            b("kmeans", "cuda-prelude", "cupti", 55), b("kmeans", "opencl", "events", 56)});
+    const BackendMatrix m = backend_matrix(r, "cuda-native");
+    ASSERT_EQ(m.rows.size(), 2u);
+    EXPECT_TRUE(m.rows[0].cells[1].clock_differs);
+    EXPECT_FALSE(m.rows[0].cells[2].clock_differs) << "opencl reads its events always";
+    EXPECT_FALSE(m.rows[1].cells[1].clock_differs);
+    ASSERT_EQ(m.notes.size(), 1u);
+    EXPECT_NE(m.notes[0].find("1 cell was timed by another clock"), std::string::npos) << m.notes[0];
+    EXPECT_NE(m.notes[0].find("fft/d/stream cuda-prelude (events against cupti)"), std::string::npos) << m.notes[0];
+    EXPECT_NE(matrix_markdown(m, "run.json").find("fft/d/stream cuda-prelude"), std::string::npos);
+    const nlohmann::json j = matrix_json(m, "run.json");
+    EXPECT_EQ(j["rows"][0]["cells"]["cuda-prelude"]["clock"], "events");
+    EXPECT_TRUE(j["rows"][0]["cells"]["cuda-prelude"]["clock_differs"].get<bool>());
+    EXPECT_FALSE(j["rows"][1]["cells"]["cuda-prelude"].contains("clock_differs"));
+    // The same clocks everywhere: no note.
+    const Results same = h100({b("fft", "cuda-native", "cupti", 57), b("fft", "cuda-prelude", "cupti", 58)});
+    EXPECT_TRUE(backend_matrix(same, "cuda-native").notes.empty());
+}
+
 // --- Futhark export ---------------------------------------------------------------------------
 
 TEST(FutharkExport, KeysFollowTheBenchmarkNames) {

@@ -232,6 +232,14 @@ BackendMatrix backend_matrix(const Results& r, const std::string& baseline, doub
         for (const auto& p : picks) m.rows[ri].picked += (m.rows[ri].picked.empty() ? "" : ",") + p;
     }
 
+    // Columns that read CUPTI somewhere can read either clock; opencl reads its events always,
+    // so a difference there is the backend's, not an accident of sampling.
+    std::set<std::string> reads_cupti;
+    for (std::size_t ri = 0; ri < m.rows.size(); ++ri)
+        for (std::size_t ci = 0; ci < m.columns.size(); ++ci)
+            if (const BenchmarkResult* b = by_cell[ri][ci]; b && b->status == Status::Ok && b->timing_clock == "cupti")
+                reads_cupti.insert(m.columns[ci]);
+    std::vector<std::string> clock_cells;
     std::set<std::string> device_names;
     for (std::size_t ri = 0; ri < m.rows.size(); ++ri) {
         MatrixRow& row = m.rows[ri];
@@ -255,12 +263,27 @@ BackendMatrix backend_matrix(const Results& r, const std::string& baseline, doub
             cell.count = b->samples_ms.size();
             cell.median_ms = b->summary.median;
             cell.rsd = b->summary.rsd;
+            cell.clock = b->timing_clock;
             if (!base || base->summary.median <= 0 || cell.median_ms <= 0) continue;
             cell.speedup = base->summary.median / cell.median_ms;
             if (b == base) continue;
+            const std::string base_column = column_of(*base);
+            cell.clock_differs = b->timing_clock != base->timing_clock && reads_cupti.count(m.columns[ci]) &&
+                                 reads_cupti.count(base_column);
+            if (cell.clock_differs)
+                clock_cells.push_back(row.key + " " + m.columns[ci] + " (" + b->timing_clock + " against " +
+                                      base->timing_clock + ")");
             cell.p_value = mann_whitney_u(base->samples_ms, b->samples_ms).p_value;
             cell.significant = cell.p_value < alpha && cell.median_ms != base->summary.median;
         }
+    }
+    if (!clock_cells.empty()) {
+        std::string list;
+        for (std::size_t i = 0; i < clock_cells.size() && i < 5; ++i) list += (i ? ", " : "") + clock_cells[i];
+        if (clock_cells.size() > 5) list += " and " + std::to_string(clock_cells.size() - 5) + " more";
+        m.notes.push_back(std::to_string(clock_cells.size()) + " cell" + (clock_cells.size() == 1 ? " was" : "s were") +
+                          " timed by another clock than the baseline's, where both backends read either: " + list +
+                          "; CUDA events read about 2-3 us a region more than CUPTI's kernel timestamps");
     }
     if (device_names.size() > 1) {
         std::string list;

@@ -95,6 +95,10 @@ struct MatrixCell {
     double speedup = 0;       // baseline median / this median; 0 when either is not ok
     double p_value = 1;       // Mann-Whitney U against the baseline's samples
     bool significant = false;
+    std::string clock;        // what most samples read: "cupti" or "events" (timing.clock)
+    // Read by another clock than the baseline cell where both backends read either clock
+    // (CUDA's): the ratio then carries the events' 2-3 us a region (docs/measurement.md).
+    bool clock_differs = false;
 };
 
 struct MatrixRow {

@@ -81,6 +81,8 @@ json matrix_json(const BackendMatrix& m, const std::string& run) {
                          {"speedup", number_or_null(ok && c.speedup > 0, c.speedup)},
                          {"p_value", number_or_null(ok && c.speedup > 0 && !is_base, c.p_value)},
                          {"significant", c.significant}};
+            if (ok) cell["clock"] = c.clock;
+            if (c.clock_differs) cell["clock_differs"] = true;
             if (!c.error.empty()) cell["error"] = c.error;
             row["cells"][m.columns[ci]] = cell;
         }
