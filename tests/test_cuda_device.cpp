@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <regex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "backend.hpp"
@@ -446,6 +447,13 @@ struct ScaleAdd {
         d.fill_u32(y, 0);
     }
     void launch(std::uint32_t items) { dev.launch(kernel, Dim3{items / 256}, Dim3{256}, Args(x, y, 1.0f, items)); }
+    // One timed region of `launches` launches: its time and the clock that read it.
+    std::pair<double, std::string> timed(int launches, std::uint32_t items) {
+        const double ms = dev.time_ms([&] {
+            for (int i = 0; i < launches; ++i) launch(items);
+        });
+        return {ms, dev.timing_clock()};
+    }
     Device& dev;
     Buffer x, y;
     std::unique_ptr<Module> module;
@@ -534,18 +542,12 @@ TEST_F(CudaDeviceTest, RegionsAfterALongOneAreTimedUntraced) {
     Device& d = *native;
     const std::uint32_t n = 1u << 24;
     ScaleAdd sa(d, n);
-    auto region = [&](int launches, std::uint32_t items) {
-        const double ms = d.time_ms([&] {
-            for (int i = 0; i < launches; ++i) sa.launch(items);
-        });
-        return std::make_pair(ms, d.timing_clock());
-    };
     d.set_timing_mode(TimingMode::Gated);
     EXPECT_TRUE(d.needs_warmup_sample());
     std::vector<std::pair<double, std::string>> seen;
-    for (int i = 0; i < 2; ++i) seen.push_back(region(2, 1u << 16));  // a few us
-    for (int i = 0; i < 2; ++i) seen.push_back(region(40, n));         // milliseconds
-    for (int i = 0; i < 2; ++i) seen.push_back(region(2, 1u << 16));
+    for (int i = 0; i < 2; ++i) seen.push_back(sa.timed(2, 1u << 16));  // a few us
+    for (int i = 0; i < 2; ++i) seen.push_back(sa.timed(40, n));         // milliseconds
+    for (int i = 0; i < 2; ++i) seen.push_back(sa.timed(2, 1u << 16));
     d.set_timing_mode(TimingMode::Plain);
     EXPECT_FALSE(d.needs_warmup_sample());
     std::string trace;
@@ -570,11 +572,9 @@ TEST_F(CudaDeviceTest, ATimingSeriesIsTracedOnceARegionWasShort) {
     ScaleAdd sa(d, n);
     std::string trace;
     auto clock_of = [&](int launches, std::uint32_t items) {
-        const double ms = d.time_ms([&] {
-            for (int i = 0; i < launches; ++i) sa.launch(items);
-        });
-        trace += std::to_string(ms) + " ms " + d.timing_clock() + "; ";
-        return d.timing_clock();
+        const auto [ms, clock] = sa.timed(launches, items);
+        trace += std::to_string(ms) + " ms " + clock + "; ";
+        return clock;
     };
     d.set_timing_mode(TimingMode::Gated);
     clock_of(40, n);  // a long region: outside a series the next would be untraced
