@@ -245,9 +245,13 @@ BackendMatrix backend_matrix(const Results& r, const std::string& baseline, doub
         MatrixRow& row = m.rows[ri];
         // With several devices of the baseline backend, the first one that is ok.
         const BenchmarkResult* base = nullptr;
+        bool base_reads_cupti = false;
         for (std::size_t ci = 0; ci < m.columns.size() && !base; ++ci) {
             const BenchmarkResult* b = by_cell[ri][ci];
-            if (b && column_backend(m.columns[ci]) == baseline && b->status == Status::Ok) base = b;
+            if (b && column_backend(m.columns[ci]) == baseline && b->status == Status::Ok) {
+                base = b;
+                base_reads_cupti = reads_cupti.count(m.columns[ci]) > 0;
+            }
         }
         for (std::size_t ci = 0; ci < m.columns.size(); ++ci) {
             const BenchmarkResult* b = by_cell[ri][ci];
@@ -267,9 +271,8 @@ BackendMatrix backend_matrix(const Results& r, const std::string& baseline, doub
             if (!base || base->summary.median <= 0 || cell.median_ms <= 0) continue;
             cell.speedup = base->summary.median / cell.median_ms;
             if (b == base) continue;
-            const std::string base_column = column_of(*base);
-            cell.clock_differs = b->timing_clock != base->timing_clock && reads_cupti.count(m.columns[ci]) &&
-                                 reads_cupti.count(base_column);
+            cell.clock_differs =
+                base_reads_cupti && reads_cupti.count(m.columns[ci]) && b->timing_clock != base->timing_clock;
             if (cell.clock_differs)
                 clock_cells.push_back(row.key + " " + m.columns[ci] + " (" + b->timing_clock + " against " +
                                       base->timing_clock + ")");
