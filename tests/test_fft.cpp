@@ -209,10 +209,18 @@ void check_plan(const Shape& s, const std::vector<Pass>& plan, const Tuning& t) 
         log2_product += p.log2R;
         EXPECT_GE(p.log2R, kMinLog2R);
         EXPECT_LE(p.log2R, std::min(kTwiddleLog2, t.log2_group_points()));
-        EXPECT_LE(p.local_bytes, t.group_local_limit);
-        EXPECT_EQ(p.threads, 1 << t.log2_group);
+        const int log2_group = p.wide ? t.log2_wide_group : t.log2_group;
+        EXPECT_LE(p.local_bytes, p.wide ? t.wide_local_bytes() : t.group_local_limit);
+        EXPECT_EQ(p.threads, 1 << log2_group);
         // A group holds C columns of R points, E (or R, if fewer) per work-item.
-        EXPECT_EQ(p.log2C + p.log2R, t.log2_group + std::min(p.log2R, t.log2_points_per_item));
+        EXPECT_EQ(p.log2C + p.log2R, log2_group + std::min(p.log2R, t.log2_points_per_item));
+        // A wide pass is a whole strided 4096-point axis, at least min_strided_columns wide.
+        if (p.wide) {
+            EXPECT_EQ(p.log2R, kTwiddleLog2);
+            EXPECT_GT(p.log2M, 0);
+            EXPECT_EQ(p.log2Ns, 0);
+            EXPECT_GE(1 << p.log2C, t.min_strided_columns);
+        }
         EXPECT_EQ(p.columns * (std::int64_t(1) << p.log2R), s.points());
         EXPECT_EQ(p.twiddle_log2B() >= 0, p.log2Ns > 0);
         // A pass over contiguous columns is the whole transform of a row.
@@ -221,26 +229,25 @@ void check_plan(const Shape& s, const std::vector<Pass>& plan, const Tuning& t) 
     EXPECT_EQ(log2_product, log2_exact(s.transform_size()));
 }
 
-std::string describe(const std::vector<Pass>& plan) {
-    std::string d;
-    for (const Pass& p : plan)
-        d += (d.empty() ? "" : " ") + std::to_string(1 << p.log2R) + (p.log2M > 0 ? "s" : "") + "/" +
-             std::to_string(1 << p.log2C);
-    return d;
-}
-
 }  // namespace
 
-TEST(FftPlan, EveryDatasetObeysTheKernelInvariantsAndIsTheSameOnEveryDevice) {
-    // One plan for every backend: it depends on the tuning only (the device just has to fit it).
+TEST(FftPlan, EveryDatasetObeysTheKernelInvariantsAndDependsOnTheDeviceOnlyThroughWideGroups) {
+    // One plan for every device that holds a wide group (CUDA on an H100, PoCL); on NVIDIA's
+    // OpenCL (48 KiB) the same plan with two passes wherever the others make one wide pass.
     const Program& p = find_program("fft");
+    int wide = 0;
     for (const auto& d : p.datasets()) {
         const Shape s = shape_of(d);
         const auto plan = make_plan(s, kTuning, kH100);
         check_plan(s, plan, kTuning);
-        EXPECT_EQ(describe(make_plan(s, kTuning, kNvidiaOpenCL)), describe(plan)) << d.name;
         EXPECT_EQ(describe(make_plan(s, kTuning, kPocl)), describe(plan)) << d.name;
+        const auto narrow = make_plan(s, kTuning, kNvidiaOpenCL);
+        check_plan(s, narrow, kTuning);
+        EXPECT_EQ(describe(narrow), describe(make_plan(s, kTuning, kH100, false))) << d.name;
+        for (const Pass& pass : narrow) EXPECT_FALSE(pass.wide) << d.name;
+        wide += describe(narrow) != describe(plan);
     }
+    EXPECT_EQ(wide, 1) << "only 2d-4096x4096 has a strided 4096-point axis";
 }
 
 TEST(FftPlan, SpeedCriticalShapesUseFewWidePasses) {
@@ -249,16 +256,39 @@ TEST(FftPlan, SpeedCriticalShapesUseFewWidePasses) {
     // pass, columns in two of 64; transforms of up to 4096 points in one launch.
     EXPECT_EQ(describe(make_plan(one_d(1 << 20, 16), kTuning, kH100)), "1024s/4 1024s/4");
     EXPECT_EQ(describe(make_plan(one_d(1 << 24, 1), kTuning, kH100)), "256s/16 256s/16 256s/16");
-    EXPECT_EQ(describe(make_plan(two_d(4096, 4096), kTuning, kH100)), "4096/1 64s/64 64s/64");
+    EXPECT_EQ(describe(make_plan(two_d(4096, 4096), kTuning, kNvidiaOpenCL)), "4096/1 64s/64 64s/64");
     EXPECT_EQ(describe(make_plan(one_d(4096, 1024), kTuning, kH100)), "4096/1");
     EXPECT_EQ(describe(make_plan(one_d(256, 4096), kTuning, kH100)), "256/16");
     const auto p1 = make_plan(one_d(1 << 20, 16), kTuning, kH100);
     EXPECT_EQ(p1[0].log2Nsv, 0) << "first pass writes contiguous rows (staged)";
     EXPECT_EQ(p1[1].log2Ns, 10);
     EXPECT_EQ(p1[1].log2Nsv, 10);
-    const auto p2 = make_plan(two_d(4096, 4096), kTuning, kH100);
+    const auto p2 = make_plan(two_d(4096, 4096), kTuning, kNvidiaOpenCL);
     EXPECT_EQ(p2[1].log2S, 12);
     EXPECT_EQ(p2[2].log2Nsv, 18);
+}
+
+TEST(FftPlan, StridedAxesOf4096PointsTakeOneWidePassWhereTheDeviceHoldsIt) {
+    // 1024 work-items, 4 columns of 4096 points, 128 KiB: the columns of 4096 x 4096 in one pass.
+    const auto p = make_plan(two_d(4096, 4096), kTuning, kH100);
+    EXPECT_EQ(describe(p), "4096/1 4096sw/4");
+    EXPECT_EQ(p[1].kernel(), "fft_r4096_wide");
+    EXPECT_EQ(p[1].threads, 1024);
+    EXPECT_EQ(p[1].local_bytes, 128u * 1024);
+    EXPECT_EQ(p[1].log2M, 12);
+    EXPECT_EQ(p[1].log2Nsv, 12);
+    EXPECT_EQ(p[1].twiddle_log2B(), -1);
+    EXPECT_EQ(describe(make_plan(two_d(4096, 16), kTuning, kPocl)), "16/256 4096sw/4");
+    // Not where the device lacks the local memory or the work-items, nor for other lengths,
+    // 1-D axes, or a tuning without wide groups.
+    EXPECT_EQ(describe(make_plan(two_d(4096, 4096), kTuning, device_info(127 * 1024, 1024))), "4096/1 64s/64 64s/64");
+    EXPECT_EQ(describe(make_plan(two_d(4096, 4096), kTuning, device_info(4 << 20, 512))), "4096/1 64s/64 64s/64");
+    EXPECT_EQ(describe(make_plan(two_d(2048, 4096), kTuning, kH100)), "4096/1 64s/64 32s/128");
+    EXPECT_EQ(describe(make_plan(one_d(1 << 24, 1), kTuning, kH100)), "256s/16 256s/16 256s/16");
+    Tuning off = kTuning;
+    off.log2_wide_group = off.log2_group;
+    EXPECT_EQ(off.wide_local_bytes(), 0u);
+    EXPECT_EQ(describe(make_plan(two_d(4096, 4096), off, kH100)), "4096/1 64s/64 64s/64");
 }
 
 TEST(FftPlan, RefusesDevicesThatCannotHoldAGroup) {
@@ -277,22 +307,25 @@ TEST(FftPlan, DefinesCarryTheTuning) {
     t.log2_group = 6;
     t.group_local_limit = 1024;
     t.cuda_min_groups_per_sm_r4096 = 5;
+    t.log2_wide_group = 9;
     const auto d = kernel_defines(t);
     for (const char* want : {"FFT_LOG2_E=3", "FFT_LOG2_GROUP=6", "FFT_SPLIT_EXCHANGE=1", "FFT_CU_MIN_GROUPS=4",
-                             "FFT_CU_MIN_GROUPS_R4096=5"})
+                             "FFT_CU_MIN_GROUPS_R4096=5", "FFT_LOG2_WIDE_GROUP=9"})
         EXPECT_NE(std::find(d.begin(), d.end(), std::string(want)), d.end()) << want;
     EXPECT_EQ(find_program("fft").defines(), kernel_defines(kTuning));
 }
 
 TEST(FftPlan, TuningTextChangesNamedFieldsAndRefusesTheRest) {
-    const Tuning t = parse_tuning("log2_group=9,min_strided_columns=2,cuda_min_groups_per_sm_r4096=1");
+    const Tuning t = parse_tuning("log2_group=9,min_strided_columns=2,cuda_min_groups_per_sm_r4096=1,log2_wide_group=0");
     EXPECT_EQ(t.cuda_min_groups_per_sm_r4096, 1);
+    EXPECT_EQ(t.log2_wide_group, 0);
+    EXPECT_EQ(t.wide_local_bytes(), 0u);
     EXPECT_EQ(t.log2_group, 9);
     EXPECT_EQ(t.min_strided_columns, 2);
     EXPECT_EQ(t.log2_points_per_item, kTuning.log2_points_per_item);
     EXPECT_TRUE(t.split_exchange()) << "8192 points of 8 bytes exceed 48 KiB";
     EXPECT_EQ(parse_tuning("").log2_group, kTuning.log2_group);
-    for (const char* bad : {"log2_group", "log2_group=", "log2_group=9x", "log2_group=11", "radix=16",
+    for (const char* bad : {"log2_group", "log2_group=", "log2_group=9x", "log2_group=11", "log2_wide_group=11", "radix=16",
                             "log2_points_per_item=0", "min_strided_columns=-1"})
         EXPECT_THROW(parse_tuning(bad), Error) << bad;
 }
@@ -371,11 +404,11 @@ protected:
 
     // Runs both variants of `s` planned with `t`: they validate, and a poisoned, not computed
     // output does not.
-    static void run_and_validate(const Shape& s, const Tuning& t = kTuning) {
+    static void run_and_validate(const Shape& s, const Tuning& t = kTuning, bool allow_wide = true) {
         for (Variant v : {Variant::Forward, Variant::Roundtrip}) {
+            auto inst = make_kernel_instance(*device_, module_for(t), s, v, 11, t, allow_wide);
             SCOPED_TRACE(s.describe() + (v == Variant::Forward ? " forward" : " roundtrip") + ", plan " +
-                         describe(make_plan(s, t, device_->info())));
-            auto inst = make_kernel_instance(*device_, module_for(t), s, v, 11, t);
+                         inst->picked_variant());
             inst->poison();
             inst->run();
             device_->synchronize();
@@ -403,12 +436,23 @@ TEST_F(FftOnOpenCL, SmallDatasetsValidate) {
 
 TEST_F(FftOnOpenCL, MultiPassAxesValidate) {
     // Staged and strided passes (2^17: three of 64, 64, 32), rows longer than one group,
-    // 2-D columns in one and in two passes, a 2-D image smaller than one group, every
+    // 2-D columns in one pass (in two: the test below), a 2-D image smaller than one group, every
     // remainder radix (2^13 = 16 x 16 x 2 x ..., 2^14, 2^15 in two passes).
     for (const Shape& s : {one_d(1 << 17, 1), one_d(1 << 13, 2), one_d(1 << 14, 1), one_d(1 << 15, 1),
-                           two_d(16, 8192), two_d(4096, 16), two_d(8, 8), one_d(8, 64), one_d(32, 3),
+                           two_d(16, 8192), two_d(8, 8), one_d(8, 64), one_d(32, 3),
                            one_d(2048, 2), one_d(512, 5)})
         run_and_validate(s);
+}
+
+TEST_F(FftOnOpenCL, StridedAxesOf4096PointsValidateWithAndWithoutTheWidePass) {
+    // PoCL holds wide groups: the columns of 4096 x 16 in one wide pass (4 groups of 4
+    // columns), and in two narrow ones as on NVIDIA's OpenCL.
+    const Shape s = two_d(4096, 16);
+    for (bool wide : {true, false}) {
+        auto inst = make_kernel_instance(*device_, module_for(kTuning), s, Variant::Forward, 3, kTuning, wide);
+        EXPECT_EQ(inst->picked_variant(), wide ? "16/256 4096sw/4" : "16/256 64s/64 64s/64");
+        run_and_validate(s, kTuning, wide);
+    }
 }
 
 TEST_F(FftOnOpenCL, OtherTuningsValidate) {

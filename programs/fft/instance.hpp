@@ -50,9 +50,11 @@ private:
 };
 
 // The passes of kernels.cl / kernels.cu on any backend, planned with `tuning`, which must be
-// the tuning `mod` was compiled with (kernel_defines(tuning); tests try others).
+// the tuning `mod` was compiled with (kernel_defines(tuning); tests try others), with wide
+// passes where the device allows them and `allow_wide` (tests run the plan without them too).
 std::unique_ptr<Instance> make_kernel_instance(Device& dev, Module& mod, const Shape& shape, Variant variant,
-                                               std::uint64_t seed, const Tuning& tuning = kTuning);
+                                               std::uint64_t seed, const Tuning& tuning = kTuning,
+                                               bool allow_wide = true);
 
 // cuFFT on the cuda-native device's own stream (cufft_baseline.cpp).
 std::unique_ptr<Instance> make_cufft_instance(Device& dev, const Shape& shape, Variant variant, std::uint64_t seed);

@@ -10,32 +10,33 @@ namespace {
 
 class KernelInstance final : public FftInstance {
 public:
-    KernelInstance(Device& dev, Module& mod, const Shape& shape, Variant variant, std::uint64_t seed, const Tuning& t)
+    KernelInstance(Device& dev, Module& mod, const Shape& shape, Variant variant, std::uint64_t seed, const Tuning& t,
+                   bool allow_wide)
         : FftInstance(dev, shape, variant, seed) {
-        const std::vector<Pass> plan = make_plan(shape, t, dev.info());
+        const std::vector<Pass> plan = plan_for(dev, mod, shape, t, allow_wide);
+        plan_ = describe(plan);
         const std::size_t bytes = std::size_t(shape.points()) * 8;
         if (plan.size() > 1 || variant == Variant::Roundtrip) tmp_ = dev.alloc(bytes);
         const std::vector<float> inner = inner_twiddles(t);
         tw_inner_ = dev.alloc(inner.size() * sizeof(float));
         dev.upload(tw_inner_, inner.data(), inner.size() * sizeof(float));
         tw_pass_.resize(plan.size());
-        std::map<int, Kernel> kernels;
+        std::map<std::string, Kernel> kernels;
         for (std::size_t i = 0; i < plan.size(); ++i) {
             const std::vector<float> tp = pass_twiddles(plan[i]);
             if (!tp.empty()) {
                 tw_pass_[i] = dev.alloc(tp.size() * sizeof(float));
                 dev.upload(tw_pass_[i], tp.data(), tp.size() * sizeof(float));
             }
-            const int log2R = plan[i].log2R;
-            if (kernels.count(log2R)) continue;
-            const std::string name = "fft_r" + std::to_string(1 << log2R);
+            const std::string name = plan[i].kernel();
+            if (kernels.count(name)) continue;
             Kernel k = mod.kernel(name);
             // A kernel needing many registers may allow fewer work-items than its group size.
             const std::size_t most = dev.max_group_size(k);
             if (most < std::size_t(plan[i].threads))
                 throw Error("fft: kernel " + name + " allows groups of at most " + std::to_string(most) +
                             " work-items on this device; its group size is " + std::to_string(plan[i].threads));
-            kernels[log2R] = k;
+            kernels[name] = k;
         }
         // Forward passes, then (roundtrip) the same passes as an inverse: conj on the first
         // load, conj and 1/N on the last store. Pass k of K writes out_ when K-1-k is even,
@@ -47,7 +48,7 @@ public:
         for (std::size_t k = 0; k < K; ++k) {
             Step s;
             s.pass = plan[k % P];
-            s.kernel = kernels.at(s.pass.log2R);
+            s.kernel = kernels.at(s.pass.kernel());
             s.src = src;
             s.dst = (K - 1 - k) % 2 == 0 ? &out_ : &tmp_;
             s.twp = tw_pass_[k % P] ? &tw_pass_[k % P] : &tw_inner_;
@@ -80,7 +81,19 @@ public:
         }
     }
 
+    std::string picked_variant() const override { return plan_; }
+
 private:
+    // make_plan's plan, or the one without wide passes where the compiled wide kernel allows
+    // fewer work-items than a wide group (registers): the device's limits alone do not say.
+    static std::vector<Pass> plan_for(Device& dev, Module& mod, const Shape& shape, const Tuning& t, bool allow_wide) {
+        std::vector<Pass> plan = make_plan(shape, t, dev.info(), allow_wide);
+        for (const Pass& p : plan)
+            if (p.wide && dev.max_group_size(mod.kernel(p.kernel())) < std::size_t(p.threads))
+                return make_plan(shape, t, dev.info(), false);
+        return plan;
+    }
+
     struct Step {
         Pass pass;
         Kernel kernel;
@@ -89,6 +102,7 @@ private:
         const Buffer* twp = nullptr;
         float in_im = 1.0f, out_re = 1.0f, out_im = 1.0f;
     };
+    std::string plan_;  // describe(plan): what the results call the run's pick
     Buffer tmp_, tw_inner_;
     std::vector<Buffer> tw_pass_;
     std::vector<Step> steps_;
@@ -97,8 +111,8 @@ private:
 }  // namespace
 
 std::unique_ptr<Instance> make_kernel_instance(Device& dev, Module& mod, const Shape& shape, Variant variant,
-                                               std::uint64_t seed, const Tuning& tuning) {
-    return std::make_unique<KernelInstance>(dev, mod, shape, variant, seed, tuning);
+                                               std::uint64_t seed, const Tuning& tuning, bool allow_wide) {
+    return std::make_unique<KernelInstance>(dev, mod, shape, variant, seed, tuning, allow_wide);
 }
 
 }  // namespace tb::fft

@@ -15,6 +15,11 @@
 // FFT_SPLIT_EXCHANGE one plane serves both parts in turn (half the local memory, twice the
 // barriers).
 //
+// fft_r4096_wide is the same pass over strided 4096-point columns with groups of
+// FFT_WIDE_GROUP work-items (4 columns, 128 KiB of local memory): where the device allows
+// such groups, the host does a whole strided 4096-point axis (the columns of a 2-D
+// transform) in one pass instead of two (programs/fft/plan.cpp).
+//
 // Inverse transforms use conj(FFT(conj(x))): the first pass conjugates on load (in_im = -1),
 // the last conjugates and scales on store (out_re = 1/N, out_im = -1/N).
 
@@ -27,6 +32,9 @@
 #ifndef FFT_SPLIT_EXCHANGE
 #error "FFT_SPLIT_EXCHANGE must come from the host (programs/fft/tuning.hpp)"
 #endif
+#ifndef FFT_LOG2_WIDE_GROUP
+#error "FFT_LOG2_WIDE_GROUP must come from the host (programs/fft/tuning.hpp)"
+#endif
 // Read only by the launch bounds: kernels.cu's __launch_bounds__ and TB_LAUNCH_BOUNDS here (cuda-prelude's
 // launch bounds; the opencl backend's on NVIDIA, docs/prelude.md). Both files take the same constants (tests/test_dialect_parity.cpp).
 #ifndef FFT_CU_MIN_GROUPS
@@ -38,6 +46,7 @@
 
 #define FFT_E (1 << FFT_LOG2_E)
 #define FFT_GROUP (1 << FFT_LOG2_GROUP)
+#define FFT_WIDE_GROUP (1 << FFT_LOG2_WIDE_GROUP)
 
 // cplx(re, im) literals are not part of the OpenCL C the prelude supports (docs/prelude.md).
 inline float2 cplx(const float re, const float im)
@@ -185,13 +194,13 @@ inline void stage(float2 *v, const int lr, const int B, const int log2Ns, const 
 // Points sit at local index swizzle(cpart | (n << NSHIFT)); gbase = swizzle(cpart | (q << NSHIFT)).
 inline void exchange(float2 *v, __local float *sm, const int lr, const int B, const int lr2, const int B2,
                      const int log2Ns, const int LR, const int TC, const int NSHIFT, const int PLANE,
-                     const int q, const int cpart, const int gbase, const int first)
+                     const int q, const int cpart, const int gbase, const int first, const int SPLIT)
 {
     const int r = 1 << lr, r2 = 1 << lr2, STRIDE2 = (1 << LR) >> lr2;
     const int sq = ((q >> log2Ns) << (log2Ns + lr)) | (q & ((1 << log2Ns) - 1));
     const int sbase = local_swizzle(cpart | (sq << NSHIFT));
 #pragma unroll
-    for (int part = 0; part < (FFT_SPLIT_EXCHANGE ? 2 : 1); ++part) {
+    for (int part = 0; part < (SPLIT ? 2 : 1); ++part) {
         if (!first || part > 0) barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
         for (int u = 0; u < B; ++u)
@@ -201,7 +210,7 @@ inline void exchange(float2 *v, __local float *sm, const int lr, const int B, co
                 const int su = ((ju >> log2Ns) << (log2Ns + lr)) | (ju & ((1 << log2Ns) - 1)) | (k << log2Ns);
                 const int i = sbase ^ local_swizzle(su << NSHIFT);
                 const float2 a = v[u * r + k];
-                if (FFT_SPLIT_EXCHANGE) {
+                if (SPLIT) {
                     sm[i] = part ? a.y : a.x;
                 } else {
                     sm[i] = a.x;
@@ -214,7 +223,7 @@ inline void exchange(float2 *v, __local float *sm, const int lr, const int B, co
 #pragma unroll
             for (int k = 0; k < r2; ++k) {
                 const int i = gbase ^ local_swizzle((u * TC + k * STRIDE2) << NSHIFT);
-                if (FFT_SPLIT_EXCHANGE) {
+                if (SPLIT) {
                     if (part) v[u * r2 + k].y = sm[i];
                     else v[u * r2 + k].x = sm[i];
                 } else {
@@ -224,10 +233,11 @@ inline void exchange(float2 *v, __local float *sm, const int lr, const int B, co
     }
 }
 
-// One pass of radix 2^LR over contiguous (STRIDED = 0) or strided columns. LR and STRIDED are
+// One pass of radix 2^LR over contiguous (STRIDED = 0) or strided columns by groups of 2^LG
+// work-items, exchanging both parts at once or (SPLIT) in turn. LR, STRIDED, LG and SPLIT are
 // constants in every call, so all loops have constant trip counts, unroll, and v stays in
 // registers: stages of radix E (NFULL of them), then one of radix 2^REM when REM > 0.
-inline void fft_pass(const int LR, const int STRIDED,
+inline void fft_pass(const int LR, const int STRIDED, const int LG, const int SPLIT,
                      __global const float2 *restrict in, __global float2 *restrict out,
                      __global const float2 *restrict tw, __global const float2 *restrict twp,
                      const int columns, const int log2M, const int log2Nsv, const int log2S, const int tw_log2B,
@@ -238,9 +248,9 @@ inline void fft_pass(const int LR, const int STRIDED,
     const int ER = 1 << LER;
     const int LTC = LR - LER;                           // work-items per column (log2)
     const int TC = 1 << LTC;
-    if (LTC > FFT_LOG2_GROUP) return;                   // R > group points: never planned
-    const int LC = FFT_LOG2_GROUP - LTC;                // columns per group (log2)
-    const int PLANE = FFT_GROUP * ER;                   // floats per local plane
+    if (LTC > LG) return;                               // R > group points: never planned
+    const int LC = LG - LTC;                            // columns per group (log2)
+    const int PLANE = (1 << LG) * ER;                   // floats per local plane
     const int NFULL = LR / LER, REM = LR - NFULL * LER;
     const int NSHIFT = STRIDED ? LC : 0;                // local index = (n << NSHIFT) | column part
     // The first and the last stage's radix and butterflies per work-item.
@@ -283,9 +293,9 @@ inline void fft_pass(const int LR, const int STRIDED,
     for (int s = 0; s < NFULL; ++s) {
         stage(v, LER, 1, s * LER, q, TC, tw);
         if (s + 1 < NFULL)
-            exchange(v, sm, LER, 1, LER, 1, s * LER, LR, TC, NSHIFT, PLANE, q, cpart, gbase, s == 0);
+            exchange(v, sm, LER, 1, LER, 1, s * LER, LR, TC, NSHIFT, PLANE, q, cpart, gbase, s == 0, SPLIT);
         else if (REM > 0)
-            exchange(v, sm, LER, 1, REM, ER >> REM, s * LER, LR, TC, NSHIFT, PLANE, q, cpart, gbase, s == 0);
+            exchange(v, sm, LER, 1, REM, ER >> REM, s * LER, LR, TC, NSHIFT, PLANE, q, cpart, gbase, s == 0, SPLIT);
     }
     if (REM > 0) stage(v, REM, ER >> REM, NFULL * LER, q, TC, tw);
 
@@ -306,7 +316,7 @@ inline void fft_pass(const int LR, const int STRIDED,
         // column order (index c*R + n), then the group's C*R points as one contiguous run.
         const int wbase = local_swizzle((c << LR) | q);
 #pragma unroll
-        for (int part = 0; part < (FFT_SPLIT_EXCHANGE ? 2 : 1); ++part) {
+        for (int part = 0; part < (SPLIT ? 2 : 1); ++part) {
             if (NFULL + (REM > 0) > 1 || part > 0) barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
             for (int u = 0; u < BL; ++u)
@@ -314,7 +324,7 @@ inline void fft_pass(const int LR, const int STRIDED,
                 for (int k = 0; k < r; ++k) {
                     const int i = wbase ^ local_swizzle(u * TC + k * STRIDE);
                     const float2 a = v[u * r + k];
-                    if (FFT_SPLIT_EXCHANGE) {
+                    if (SPLIT) {
                         sm[i] = part ? a.y : a.x;
                     } else {
                         sm[i] = a.x;
@@ -324,8 +334,8 @@ inline void fft_pass(const int LR, const int STRIDED,
             barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
             for (int e = 0; e < ER; ++e) {
-                const int i = local_swizzle(tid) ^ local_swizzle(e * FFT_GROUP);
-                if (FFT_SPLIT_EXCHANGE) {
+                const int i = local_swizzle(tid) ^ local_swizzle(e * (1 << LG));
+                if (SPLIT) {
                     if (part) v[e].y = sm[i];
                     else v[e].x = sm[i];
                 } else {
@@ -336,7 +346,7 @@ inline void fft_pass(const int LR, const int STRIDED,
         const int base = g0 << LR;  // the group's first output: its columns are consecutive
 #pragma unroll
         for (int e = 0; e < ER; ++e) {
-            const int p = tid + e * FFT_GROUP;
+            const int p = tid + e * (1 << LG);
             if (g0 + (p >> LR) < columns) out[base + p] = scaled(v[e], out_re, out_im);
         }
     }
@@ -349,8 +359,12 @@ __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS
     __global const float2 *restrict twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
     float in_im, float out_re, float out_im, __local float *sm)
 {
-    if (log2M > 0) fft_pass(3, 1, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
-    else fft_pass(3, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
+    if (log2M > 0)
+        fft_pass(3, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                 in_im, out_re, out_im, sm);
+    else
+        fft_pass(3, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                 in_im, out_re, out_im, sm);
 }
 
 __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS(FFT_GROUP, FFT_CU_MIN_GROUPS) void fft_r16(
@@ -358,8 +372,12 @@ __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS
     __global const float2 *restrict twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
     float in_im, float out_re, float out_im, __local float *sm)
 {
-    if (log2M > 0) fft_pass(4, 1, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
-    else fft_pass(4, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
+    if (log2M > 0)
+        fft_pass(4, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                 in_im, out_re, out_im, sm);
+    else
+        fft_pass(4, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                 in_im, out_re, out_im, sm);
 }
 
 __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS(FFT_GROUP, FFT_CU_MIN_GROUPS) void fft_r32(
@@ -367,8 +385,12 @@ __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS
     __global const float2 *restrict twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
     float in_im, float out_re, float out_im, __local float *sm)
 {
-    if (log2M > 0) fft_pass(5, 1, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
-    else fft_pass(5, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
+    if (log2M > 0)
+        fft_pass(5, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                 in_im, out_re, out_im, sm);
+    else
+        fft_pass(5, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                 in_im, out_re, out_im, sm);
 }
 
 __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS(FFT_GROUP, FFT_CU_MIN_GROUPS) void fft_r64(
@@ -376,8 +398,12 @@ __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS
     __global const float2 *restrict twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
     float in_im, float out_re, float out_im, __local float *sm)
 {
-    if (log2M > 0) fft_pass(6, 1, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
-    else fft_pass(6, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
+    if (log2M > 0)
+        fft_pass(6, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                 in_im, out_re, out_im, sm);
+    else
+        fft_pass(6, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                 in_im, out_re, out_im, sm);
 }
 
 __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS(FFT_GROUP, FFT_CU_MIN_GROUPS) void fft_r128(
@@ -385,8 +411,12 @@ __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS
     __global const float2 *restrict twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
     float in_im, float out_re, float out_im, __local float *sm)
 {
-    if (log2M > 0) fft_pass(7, 1, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
-    else fft_pass(7, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
+    if (log2M > 0)
+        fft_pass(7, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                 in_im, out_re, out_im, sm);
+    else
+        fft_pass(7, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                 in_im, out_re, out_im, sm);
 }
 
 __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS(FFT_GROUP, FFT_CU_MIN_GROUPS) void fft_r256(
@@ -394,8 +424,12 @@ __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS
     __global const float2 *restrict twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
     float in_im, float out_re, float out_im, __local float *sm)
 {
-    if (log2M > 0) fft_pass(8, 1, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
-    else fft_pass(8, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
+    if (log2M > 0)
+        fft_pass(8, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                 in_im, out_re, out_im, sm);
+    else
+        fft_pass(8, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                 in_im, out_re, out_im, sm);
 }
 
 __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS(FFT_GROUP, FFT_CU_MIN_GROUPS) void fft_r512(
@@ -403,8 +437,12 @@ __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS
     __global const float2 *restrict twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
     float in_im, float out_re, float out_im, __local float *sm)
 {
-    if (log2M > 0) fft_pass(9, 1, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
-    else fft_pass(9, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
+    if (log2M > 0)
+        fft_pass(9, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                 in_im, out_re, out_im, sm);
+    else
+        fft_pass(9, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                 in_im, out_re, out_im, sm);
 }
 
 __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS(FFT_GROUP, FFT_CU_MIN_GROUPS) void fft_r1024(
@@ -412,8 +450,12 @@ __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS
     __global const float2 *restrict twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
     float in_im, float out_re, float out_im, __local float *sm)
 {
-    if (log2M > 0) fft_pass(10, 1, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
-    else fft_pass(10, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
+    if (log2M > 0)
+        fft_pass(10, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                 in_im, out_re, out_im, sm);
+    else
+        fft_pass(10, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                 in_im, out_re, out_im, sm);
 }
 
 __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS(FFT_GROUP, FFT_CU_MIN_GROUPS) void fft_r2048(
@@ -421,8 +463,12 @@ __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS
     __global const float2 *restrict twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
     float in_im, float out_re, float out_im, __local float *sm)
 {
-    if (log2M > 0) fft_pass(11, 1, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
-    else fft_pass(11, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
+    if (log2M > 0)
+        fft_pass(11, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                 in_im, out_re, out_im, sm);
+    else
+        fft_pass(11, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                 in_im, out_re, out_im, sm);
 }
 
 __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS(FFT_GROUP, FFT_CU_MIN_GROUPS_R4096) void fft_r4096(
@@ -430,6 +476,21 @@ __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS
     __global const float2 *restrict twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
     float in_im, float out_re, float out_im, __local float *sm)
 {
-    if (log2M > 0) fft_pass(12, 1, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
-    else fft_pass(12, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
+    if (log2M > 0)
+        fft_pass(12, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                 in_im, out_re, out_im, sm);
+    else
+        fft_pass(12, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                 in_im, out_re, out_im, sm);
+}
+
+// Strided columns only, always both parts at once: the host plans it only where the device
+// allows FFT_WIDE_GROUP work-items and their 2 x 4 x 4096 floats of local memory.
+__kernel __attribute__((reqd_work_group_size(FFT_WIDE_GROUP, 1, 1))) TB_LAUNCH_BOUNDS(FFT_WIDE_GROUP, 1) void fft_r4096_wide(
+    __global const float2 *restrict in, __global float2 *restrict out, __global const float2 *restrict tw,
+    __global const float2 *restrict twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
+    float in_im, float out_re, float out_im, __local float *sm)
+{
+    fft_pass(12, 1, FFT_LOG2_WIDE_GROUP, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re,
+             out_im, sm);
 }

@@ -12,6 +12,7 @@
 //     share an SM (fft_r4096: FFT_CU_MIN_GROUPS_R4096); kernels.cl says the same with
 //     TB_LAUNCH_BOUNDS, which cuda-prelude honours and the opencl backend writes into NVIDIA's PTX;
 //   - the local planes are the launch's dynamic shared memory (kernels.cl: a __local argument).
+// fft_r4096_wide: as kernels.cl's, strided 4096-point columns by blocks of FFT_WIDE_GROUP.
 
 #ifndef FFT_LOG2_E
 #error "FFT_LOG2_E must come from the host (programs/fft/tuning.hpp)"
@@ -22,6 +23,9 @@
 #ifndef FFT_SPLIT_EXCHANGE
 #error "FFT_SPLIT_EXCHANGE must come from the host (programs/fft/tuning.hpp)"
 #endif
+#ifndef FFT_LOG2_WIDE_GROUP
+#error "FFT_LOG2_WIDE_GROUP must come from the host (programs/fft/tuning.hpp)"
+#endif
 #ifndef FFT_CU_MIN_GROUPS
 #error "FFT_CU_MIN_GROUPS must come from the host (programs/fft/tuning.hpp)"
 #endif
@@ -31,6 +35,7 @@
 
 #define FFT_E (1 << FFT_LOG2_E)
 #define FFT_GROUP (1 << FFT_LOG2_GROUP)
+#define FFT_WIDE_GROUP (1 << FFT_LOG2_WIDE_GROUP)
 #define FFT_DEV static __device__ __forceinline__
 
 extern __shared__ __align__(16) float fft_smem[];
@@ -173,13 +178,13 @@ FFT_DEV void stage(float2* v, const int lr, const int B, const int log2Ns, const
 // Points sit at shared index swizzle(cpart | (n << NSHIFT)); gbase = swizzle(cpart | (q << NSHIFT)).
 FFT_DEV void exchange(float2* v, float* sm, const int lr, const int B, const int lr2, const int B2,
                      const int log2Ns, const int LR, const int TC, const int NSHIFT, const int PLANE,
-                     const int q, const int cpart, const int gbase, const int first)
+                     const int q, const int cpart, const int gbase, const int first, const int SPLIT)
 {
     const int r = 1 << lr, r2 = 1 << lr2, STRIDE2 = (1 << LR) >> lr2;
     const int sq = ((q >> log2Ns) << (log2Ns + lr)) | (q & ((1 << log2Ns) - 1));
     const int sbase = local_swizzle(cpart | (sq << NSHIFT));
 #pragma unroll
-    for (int part = 0; part < (FFT_SPLIT_EXCHANGE ? 2 : 1); ++part) {
+    for (int part = 0; part < (SPLIT ? 2 : 1); ++part) {
         if (!first || part > 0) __syncthreads();
 #pragma unroll
         for (int u = 0; u < B; ++u)
@@ -189,7 +194,7 @@ FFT_DEV void exchange(float2* v, float* sm, const int lr, const int B, const int
                 const int su = ((ju >> log2Ns) << (log2Ns + lr)) | (ju & ((1 << log2Ns) - 1)) | (k << log2Ns);
                 const int i = sbase ^ local_swizzle(su << NSHIFT);
                 const float2 a = v[u * r + k];
-                if (FFT_SPLIT_EXCHANGE) {
+                if (SPLIT) {
                     sm[i] = part ? a.y : a.x;
                 } else {
                     sm[i] = a.x;
@@ -202,7 +207,7 @@ FFT_DEV void exchange(float2* v, float* sm, const int lr, const int B, const int
 #pragma unroll
             for (int k = 0; k < r2; ++k) {
                 const int i = gbase ^ local_swizzle((u * TC + k * STRIDE2) << NSHIFT);
-                if (FFT_SPLIT_EXCHANGE) {
+                if (SPLIT) {
                     if (part) v[u * r2 + k].y = sm[i];
                     else v[u * r2 + k].x = sm[i];
                 } else {
@@ -212,10 +217,11 @@ FFT_DEV void exchange(float2* v, float* sm, const int lr, const int B, const int
     }
 }
 
-// One pass of radix 2^LR over contiguous (STRIDED = 0) or strided columns; all loops have
-// constant trip counts, unroll, and v stays in registers: stages of radix E (NFULL of them),
-// then one of radix 2^REM when REM > 0.
-template <int LR, int STRIDED>
+// One pass of radix 2^LR over contiguous (STRIDED = 0) or strided columns by blocks of 2^LG
+// threads, exchanging both parts at once or (SPLIT) in turn; all loops have constant trip
+// counts, unroll, and v stays in registers: stages of radix E (NFULL of them), then one of
+// radix 2^REM when REM > 0.
+template <int LR, int STRIDED, int LG, int SPLIT>
 FFT_DEV void fft_pass(const float2* __restrict__ in, float2* __restrict__ out, const float2* __restrict__ tw,
                       const float2* __restrict__ twp, const int columns, const int log2M, const int log2Nsv,
                       const int log2S, const int tw_log2B, const float in_im, const float out_re, const float out_im)
@@ -225,9 +231,9 @@ FFT_DEV void fft_pass(const float2* __restrict__ in, float2* __restrict__ out, c
     constexpr int ER = 1 << LER;
     constexpr int LTC = LR - LER;                           // threads per column (log2)
     constexpr int TC = 1 << LTC;
-    if constexpr (LTC > FFT_LOG2_GROUP) return;             // R > block points: never planned
-    constexpr int LC = LTC > FFT_LOG2_GROUP ? 0 : FFT_LOG2_GROUP - LTC;  // columns per block (log2)
-    constexpr int PLANE = FFT_GROUP * ER;                   // floats per shared plane
+    if constexpr (LTC > LG) return;                         // R > block points: never planned
+    constexpr int LC = LTC > LG ? 0 : LG - LTC;             // columns per block (log2)
+    constexpr int PLANE = (1 << LG) * ER;                   // floats per shared plane
     constexpr int NFULL = LR / LER, REM = LR - NFULL * LER;
     constexpr int NSHIFT = STRIDED ? LC : 0;                // shared index = (n << NSHIFT) | column part
     // The first and the last stage's radix and butterflies per thread.
@@ -271,9 +277,9 @@ FFT_DEV void fft_pass(const float2* __restrict__ in, float2* __restrict__ out, c
     for (int s = 0; s < NFULL; ++s) {
         stage(v, LER, 1, s * LER, q, TC, tw);
         if (s + 1 < NFULL)
-            exchange(v, sm, LER, 1, LER, 1, s * LER, LR, TC, NSHIFT, PLANE, q, cpart, gbase, s == 0);
+            exchange(v, sm, LER, 1, LER, 1, s * LER, LR, TC, NSHIFT, PLANE, q, cpart, gbase, s == 0, SPLIT);
         else if (REM > 0)
-            exchange(v, sm, LER, 1, REM, ER >> REM, s * LER, LR, TC, NSHIFT, PLANE, q, cpart, gbase, s == 0);
+            exchange(v, sm, LER, 1, REM, ER >> REM, s * LER, LR, TC, NSHIFT, PLANE, q, cpart, gbase, s == 0, SPLIT);
     }
     if (REM > 0) stage(v, REM, ER >> REM, NFULL * LER, q, TC, tw);
 
@@ -294,7 +300,7 @@ FFT_DEV void fft_pass(const float2* __restrict__ in, float2* __restrict__ out, c
         // column order (index c*R + n), then the group's C*R points as one contiguous run.
         const int wbase = local_swizzle((c << LR) | q);
 #pragma unroll
-        for (int part = 0; part < (FFT_SPLIT_EXCHANGE ? 2 : 1); ++part) {
+        for (int part = 0; part < (SPLIT ? 2 : 1); ++part) {
             if (NFULL + (REM > 0) > 1 || part > 0) __syncthreads();
 #pragma unroll
             for (int u = 0; u < BL; ++u)
@@ -302,7 +308,7 @@ FFT_DEV void fft_pass(const float2* __restrict__ in, float2* __restrict__ out, c
                 for (int k = 0; k < r; ++k) {
                     const int i = wbase ^ local_swizzle(u * TC + k * STRIDE);
                     const float2 a = v[u * r + k];
-                    if (FFT_SPLIT_EXCHANGE) {
+                    if (SPLIT) {
                         sm[i] = part ? a.y : a.x;
                     } else {
                         sm[i] = a.x;
@@ -312,8 +318,8 @@ FFT_DEV void fft_pass(const float2* __restrict__ in, float2* __restrict__ out, c
             __syncthreads();
 #pragma unroll
             for (int e = 0; e < ER; ++e) {
-                const int i = local_swizzle(tid) ^ local_swizzle(e * FFT_GROUP);
-                if (FFT_SPLIT_EXCHANGE) {
+                const int i = local_swizzle(tid) ^ local_swizzle(e * (1 << LG));
+                if (SPLIT) {
                     if (part) v[e].y = sm[i];
                     else v[e].x = sm[i];
                 } else {
@@ -324,7 +330,7 @@ FFT_DEV void fft_pass(const float2* __restrict__ in, float2* __restrict__ out, c
         const int base = g0 << LR;  // the group's first output: its columns are consecutive
 #pragma unroll
         for (int e = 0; e < ER; ++e) {
-            const int p = tid + e * FFT_GROUP;
+            const int p = tid + e * (1 << LG);
             if (g0 + (p >> LR) < columns) out[base + p] = scaled(v[e], out_re, out_im);
         }
     }
@@ -337,8 +343,12 @@ extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r
     const float2* __restrict__ twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
     float in_im, float out_re, float out_im)
 {
-    if (log2M > 0) fft_pass<3, 1>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
-    else fft_pass<3, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
+    if (log2M > 0)
+        fft_pass<3, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
+                                                           out_re, out_im);
+    else
+        fft_pass<3, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
+                                                           out_re, out_im);
 }
 
 extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r16(
@@ -346,8 +356,12 @@ extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r
     const float2* __restrict__ twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
     float in_im, float out_re, float out_im)
 {
-    if (log2M > 0) fft_pass<4, 1>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
-    else fft_pass<4, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
+    if (log2M > 0)
+        fft_pass<4, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
+                                                           out_re, out_im);
+    else
+        fft_pass<4, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
+                                                           out_re, out_im);
 }
 
 extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r32(
@@ -355,8 +369,12 @@ extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r
     const float2* __restrict__ twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
     float in_im, float out_re, float out_im)
 {
-    if (log2M > 0) fft_pass<5, 1>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
-    else fft_pass<5, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
+    if (log2M > 0)
+        fft_pass<5, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
+                                                           out_re, out_im);
+    else
+        fft_pass<5, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
+                                                           out_re, out_im);
 }
 
 extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r64(
@@ -364,8 +382,12 @@ extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r
     const float2* __restrict__ twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
     float in_im, float out_re, float out_im)
 {
-    if (log2M > 0) fft_pass<6, 1>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
-    else fft_pass<6, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
+    if (log2M > 0)
+        fft_pass<6, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
+                                                           out_re, out_im);
+    else
+        fft_pass<6, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
+                                                           out_re, out_im);
 }
 
 extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r128(
@@ -373,8 +395,12 @@ extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r
     const float2* __restrict__ twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
     float in_im, float out_re, float out_im)
 {
-    if (log2M > 0) fft_pass<7, 1>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
-    else fft_pass<7, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
+    if (log2M > 0)
+        fft_pass<7, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
+                                                           out_re, out_im);
+    else
+        fft_pass<7, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
+                                                           out_re, out_im);
 }
 
 extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r256(
@@ -382,8 +408,12 @@ extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r
     const float2* __restrict__ twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
     float in_im, float out_re, float out_im)
 {
-    if (log2M > 0) fft_pass<8, 1>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
-    else fft_pass<8, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
+    if (log2M > 0)
+        fft_pass<8, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
+                                                           out_re, out_im);
+    else
+        fft_pass<8, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
+                                                           out_re, out_im);
 }
 
 extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r512(
@@ -391,8 +421,12 @@ extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r
     const float2* __restrict__ twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
     float in_im, float out_re, float out_im)
 {
-    if (log2M > 0) fft_pass<9, 1>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
-    else fft_pass<9, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
+    if (log2M > 0)
+        fft_pass<9, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
+                                                           out_re, out_im);
+    else
+        fft_pass<9, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
+                                                           out_re, out_im);
 }
 
 extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r1024(
@@ -400,8 +434,12 @@ extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r
     const float2* __restrict__ twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
     float in_im, float out_re, float out_im)
 {
-    if (log2M > 0) fft_pass<10, 1>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
-    else fft_pass<10, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
+    if (log2M > 0)
+        fft_pass<10, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
+                                                            out_re, out_im);
+    else
+        fft_pass<10, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
+                                                            out_re, out_im);
 }
 
 extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r2048(
@@ -409,8 +447,12 @@ extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r
     const float2* __restrict__ twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
     float in_im, float out_re, float out_im)
 {
-    if (log2M > 0) fft_pass<11, 1>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
-    else fft_pass<11, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
+    if (log2M > 0)
+        fft_pass<11, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
+                                                            out_re, out_im);
+    else
+        fft_pass<11, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
+                                                            out_re, out_im);
 }
 
 extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS_R4096) fft_r4096(
@@ -418,6 +460,20 @@ extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS_R4096)
     const float2* __restrict__ twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
     float in_im, float out_re, float out_im)
 {
-    if (log2M > 0) fft_pass<12, 1>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
-    else fft_pass<12, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
+    if (log2M > 0)
+        fft_pass<12, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
+                                                            out_re, out_im);
+    else
+        fft_pass<12, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
+                                                            out_re, out_im);
+}
+
+// Strided columns only, always both parts at once (kernels.cl's fft_r4096_wide).
+extern "C" __global__ void __launch_bounds__(FFT_WIDE_GROUP, 1) fft_r4096_wide(
+    const float2* __restrict__ in, float2* __restrict__ out, const float2* __restrict__ tw,
+    const float2* __restrict__ twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
+    float in_im, float out_re, float out_im)
+{
+    fft_pass<12, 1, FFT_LOG2_WIDE_GROUP, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re,
+                                            out_im);
 }

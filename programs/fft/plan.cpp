@@ -41,9 +41,17 @@ std::size_t local_bytes(int log2R, const Tuning& t) {
     return points * sizeof(float) * (t.split_exchange() ? 1 : 2);
 }
 
-std::vector<Pass> plan_axis(int log2L, int log2S, std::int64_t items, const Tuning& t) {
+std::vector<Pass> plan_axis(int log2L, int log2S, std::int64_t items, const Tuning& t, bool wide) {
     if (log2L < kMinLog2R) throw Error("fft: transforms shorter than 8 points are not supported");
     const int group = t.log2_group_points();
+    if (wide && log2S > 0 && log2L == kTwiddleLog2 && t.wide_local_bytes() > 0) {
+        Pass p = make_pass(log2L, log2S, log2S, log2S, 0, items, t);
+        p.wide = true;
+        p.threads = 1 << t.log2_wide_group;
+        p.log2C = t.log2_wide_group + t.log2_points_per_item - log2L;
+        p.local_bytes = t.wide_local_bytes();
+        return {p};
+    }
     // One pass over contiguous transforms when the whole transform fits one group.
     if (log2S == 0 && log2L <= std::min(kTwiddleLog2, group)) return {make_pass(log2L, 0, 0, 0, 0, items, t)};
     // Strided passes: the largest R that still gets min_strided_columns columns per group,
@@ -64,7 +72,10 @@ std::vector<Pass> plan_axis(int log2L, int log2S, std::int64_t items, const Tuni
     return passes;
 }
 
-std::vector<Pass> make_plan(const Shape& s, const Tuning& t, const DeviceInfo& info) {
+std::vector<Pass> make_plan(const Shape& s, const Tuning& t, const DeviceInfo& info, bool allow_wide) {
+    // Wide groups only where the device says it holds them (0: not known).
+    const bool wide = allow_wide && t.wide_local_bytes() > 0 && info.max_local_mem_bytes >= t.wide_local_bytes() &&
+                      info.max_work_group_size >= (std::size_t(1) << t.log2_wide_group);
     std::vector<Pass> plan;
     if (s.dims == 1) {
         plan = plan_axis(log2_exact(s.length), 0, s.batch, t);
@@ -72,9 +83,9 @@ std::vector<Pass> make_plan(const Shape& s, const Tuning& t, const DeviceInfo& i
         // 2-D: row transforms (contiguous), then column transforms (stride = cols).
         const int log2_cols = log2_exact(s.cols);
         plan = plan_axis(log2_cols, 0, s.rows, t);
-        for (const Pass& p : plan_axis(log2_exact(s.rows), log2_cols, 1, t)) plan.push_back(p);
+        for (const Pass& p : plan_axis(log2_exact(s.rows), log2_cols, 1, t, wide)) plan.push_back(p);
     }
-    const std::size_t group = std::size_t(1) << t.log2_group;
+    const std::size_t group = std::size_t(1) << t.log2_group;  // wide passes were checked above
     if (info.max_work_group_size && group > info.max_work_group_size)
         throw Error("fft: the kernels need work-groups of " + std::to_string(group) + " work-items; the device allows " +
                     std::to_string(info.max_work_group_size));
@@ -83,6 +94,14 @@ std::vector<Pass> make_plan(const Shape& s, const Tuning& t, const DeviceInfo& i
             throw Error("fft: a " + std::to_string(1 << p.log2R) + "-point pass needs " + std::to_string(p.local_bytes) +
                         " bytes of local memory; the device allows " + std::to_string(info.max_local_mem_bytes));
     return plan;
+}
+
+std::string describe(const std::vector<Pass>& plan) {
+    std::string d;
+    for (const Pass& p : plan)
+        d += (d.empty() ? "" : " ") + std::to_string(1 << p.log2R) + (p.log2M > 0 ? "s" : "") + (p.wide ? "w" : "") + "/" +
+             std::to_string(1 << p.log2C);
+    return d;
 }
 
 namespace {

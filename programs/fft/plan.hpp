@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "device.hpp"
@@ -29,10 +30,12 @@ struct Pass {
     int log2S = 0;     // inner stride of the transform axis (twiddle column index = G / S)
     int log2Ns = 0;    // product of the earlier radices on this axis; twiddles iff > 0
     std::int64_t columns = 0;  // items * M
-    int threads = 0;           // work-items per group (the tuning's group size)
+    int threads = 0;           // work-items per group (the tuning's group size, or its wide one)
     std::size_t local_bytes = 0;
+    bool wide = false;         // fft_r4096_wide: a whole strided 4096-point axis in one pass
     std::uint64_t groups() const { return std::uint64_t((columns + (std::int64_t(1) << log2C) - 1) >> log2C); }
     int twiddle_log2B() const { return log2Ns > 0 ? (log2Ns + log2R + 1) / 2 : -1; }
+    std::string kernel() const { return "fft_r" + std::to_string(1 << log2R) + (wide ? "_wide" : ""); }
 };
 
 // Columns per group and local memory of a pass of radix 2^log2R under tuning t.
@@ -40,11 +43,17 @@ int columns_log2(int log2R, const Tuning& t);
 std::size_t local_bytes(int log2R, const Tuning& t);
 
 // The passes of one forward transform of `shape`, in execution order. Throws tb::Error if
-// the device (`info`: work-group size, local memory) cannot run the tuning's groups.
-std::vector<Pass> make_plan(const Shape& shape, const Tuning& t, const DeviceInfo& info);
+// the device (`info`: work-group size, local memory) cannot run the tuning's groups. A
+// strided 4096-point axis takes one wide pass where `info` allows the tuning's wide groups
+// and `allow_wide`, else two (so the plan of a 2-D transform with 4096 rows depends on the
+// device: NVIDIA's OpenCL allows 48 KiB of local memory, CUDA on an H100 227 KiB).
+std::vector<Pass> make_plan(const Shape& shape, const Tuning& t, const DeviceInfo& info, bool allow_wide = true);
 
 // One axis: items independent transforms of length 2^log2L with inner stride 2^log2S.
-std::vector<Pass> plan_axis(int log2L, int log2S, std::int64_t items, const Tuning& t);
+std::vector<Pass> plan_axis(int log2L, int log2S, std::int64_t items, const Tuning& t, bool wide = false);
+
+// "4096/1 4096sw/4": each pass's R, "s" when strided, "w" when wide, and its columns per group.
+std::string describe(const std::vector<Pass>& plan);
 
 // The twiddles of the stages inside a pass (forward sign, double-precision cos/sin rounded to
 // float, interleaved re, im), stage-major: for each level log2Ns = E', 2E', ... below

@@ -32,6 +32,7 @@ std::vector<std::string> kernel_defines(const Tuning& t) {
         "FFT_SPLIT_EXCHANGE=" + std::to_string(t.split_exchange() ? 1 : 0),
         "FFT_CU_MIN_GROUPS=" + std::to_string(t.cuda_min_groups_per_sm),
         "FFT_CU_MIN_GROUPS_R4096=" + std::to_string(t.cuda_min_groups_per_sm_r4096),
+        "FFT_LOG2_WIDE_GROUP=" + std::to_string(t.log2_wide_group),
     };
 }
 
@@ -48,10 +49,11 @@ Tuning parse_tuning(const std::string& text, Tuning t) {
         else if (name == "cuda_min_groups_per_sm") t.cuda_min_groups_per_sm = int(parse_field(name, value, 1, 32));
         else if (name == "cuda_min_groups_per_sm_r4096")
             t.cuda_min_groups_per_sm_r4096 = int(parse_field(name, value, 1, 32));
+        else if (name == "log2_wide_group") t.log2_wide_group = int(parse_field(name, value, 0, 10));
         else
             throw Error("fft tuning: unknown field '" + name +
                         "' (known: log2_points_per_item, log2_group, group_local_limit, min_strided_columns, "
-                        "cuda_min_groups_per_sm, cuda_min_groups_per_sm_r4096)");
+                        "cuda_min_groups_per_sm, cuda_min_groups_per_sm_r4096, log2_wide_group)");
     }
     return t;
 }

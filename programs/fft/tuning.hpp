@@ -9,6 +9,12 @@
 
 namespace tb::fft {
 
+// log2 of the inner twiddle table's length (W_4096^k): the largest radix R a pass may have,
+// and so the largest transform done in one pass. Kernels exist for R = 8 .. 4096, and a
+// wide one for R = 4096 (log2_wide_group).
+inline constexpr int kTwiddleLog2 = 12;
+inline constexpr int kMinLog2R = 3;
+
 struct Tuning {
     // log2 of the points each work-item holds in registers, = the radix of a full stage
     // inside a pass (4: radix-16 stages, so a 4096-point pass is 3 stages, 2 exchanges).
@@ -31,16 +37,26 @@ struct Tuning {
     // us on the H100 against 26.8 at 2 groups (122 registers) and 25.8 at 4 (64).
     int cuda_min_groups_per_sm = 4;
     int cuda_min_groups_per_sm_r4096 = 3;
+    // log2 of the work-items of a wide group (fft_r4096_wide: launch bounds (this, 1), 64
+    // registers at 1024): 4 strided columns of 4096 points in 128 KiB of local memory, so a
+    // strided 4096-point axis (a 2-D transform's columns) takes one pass instead of two, where
+    // the device allows such groups (not NVIDIA's OpenCL: 48 KiB). On the H100 the columns of
+    // 2d-4096x4096 take one pass of 139 us against two of 90 (Nsight Compute, 2026-11-27).
+    // No larger than log2_group: off.
+    int log2_wide_group = 10;
 
     int log2_group_points() const { return log2_group + log2_points_per_item; }
+    // Both planes of a wide group's points (never split); 0 when wide groups are off or would
+    // hold fewer than min_strided_columns columns of 4096 points.
+    std::size_t wide_local_bytes() const {
+        const int points = log2_wide_group + log2_points_per_item;
+        if (log2_wide_group <= log2_group || (std::size_t(1) << points) < (std::size_t(min_strided_columns) << kTwiddleLog2))
+            return 0;
+        return std::size_t(8) << points;
+    }
     // true when the group's points do not fit the local limit as complex values.
     bool split_exchange() const { return (std::size_t(8) << log2_group_points()) > group_local_limit; }
 };
-
-// log2 of the inner twiddle table's length (W_4096^k): the largest radix R a pass may have,
-// and so the largest transform done in one pass. Kernels exist for R = 8 .. 4096.
-inline constexpr int kTwiddleLog2 = 12;
-inline constexpr int kMinLog2R = 3;
 
 // The values the program runs with.
 inline constexpr Tuning kTuning{};
