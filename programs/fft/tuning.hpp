@@ -42,7 +42,7 @@ struct Tuning {
     // strided 4096-point axis (a 2-D transform's columns) takes one pass instead of two, where
     // the device allows such groups (not NVIDIA's OpenCL: 48 KiB). On the H100 the columns of
     // 2d-4096x4096 take one pass of 139 us against two of 90 (Nsight Compute, 2026-11-27).
-    // No larger than log2_group: off.
+    // No larger than log2_group: off (the kernels then get FFT_LOG2_WIDE_GROUP=0).
     int log2_wide_group = 10;
 
     int log2_group_points() const { return log2_group + log2_points_per_item; }
