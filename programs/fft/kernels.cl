@@ -485,8 +485,11 @@ __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS
 }
 
 // Strided columns only, always both parts at once: the host plans it only where the device
-// allows FFT_WIDE_GROUP work-items and their 2 x 4 x 4096 floats of local memory.
-__kernel __attribute__((reqd_work_group_size(FFT_WIDE_GROUP, 1, 1))) TB_LAUNCH_BOUNDS(FFT_WIDE_GROUP, 1) void fft_r4096_wide(
+// allows FFT_WIDE_GROUP work-items and their 2 x 4 x 4096 floats of local memory. No
+// reqd_work_group_size: PoCL builds the work-group function of each kernel that has one
+// when the program is built (1.3 s more a build for this kernel, which only 2-D transforms
+// of 4096 rows run); TB_LAUNCH_BOUNDS gives cuda-prelude the same PTX either way.
+__kernel TB_LAUNCH_BOUNDS(FFT_WIDE_GROUP, 1) void fft_r4096_wide(
     __global const float2 *restrict in, __global float2 *restrict out, __global const float2 *restrict tw,
     __global const float2 *restrict twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
     float in_im, float out_re, float out_im, __local float *sm)
