@@ -457,10 +457,20 @@ TEST_F(FftOnOpenCL, StridedAxesOf4096PointsValidateWithAndWithoutTheWidePass) {
     }
 }
 
-TEST_F(FftOnOpenCL, OtherTuningsValidate) {
-    // The kernels and the planner under other tunings: the real and imaginary parts exchanged
-    // in turn through one plane; radix-8 work-items; small groups (many passes, several
-    // columns per group, 2 points per row of a strided pass).
+namespace {
+
+// The kernels and the planner under other tunings: the real and imaginary parts exchanged in
+// turn through one plane; radix-8 work-items; small groups (many passes, several columns per
+// group, 2 points per row of a strided pass). One test per tuning, so that ctest runs them in
+// parallel: each builds kernels.cl for its tuning on PoCL, the gate's longest test when they
+// were one (54 s under ASan).
+struct OtherTuning {
+    std::string name;
+    Tuning tuning;
+};
+void PrintTo(const OtherTuning& t, std::ostream* os) { *os << t.name; }
+
+std::vector<OtherTuning> other_tunings() {
     Tuning split = kTuning;
     split.group_local_limit = 16 * 1024;
     Tuning radix8 = kTuning;
@@ -471,14 +481,24 @@ TEST_F(FftOnOpenCL, OtherTuningsValidate) {
     small.log2_group = 5;
     small.min_strided_columns = 2;
     small.group_local_limit = 1024;  // split as well
-    for (const Tuning& t : {split, radix8, small}) {
-        SCOPED_TRACE("E = " + std::to_string(1 << t.log2_points_per_item) + ", group " +
-                     std::to_string(1 << t.log2_group) + (t.split_exchange() ? ", split exchange" : ""));
-        for (const Shape& s : {one_d(4096, 3), one_d(1 << 16, 1), one_d(1 << 13, 1), two_d(64, 256), two_d(8, 8),
-                               one_d(8, 3)})
-            run_and_validate(s, t);
-    }
+    return {{"split_exchange", split}, {"radix8", radix8}, {"small_groups", small}};
 }
+
+class FftTuningOnOpenCL : public FftOnOpenCL, public testing::WithParamInterface<OtherTuning> {};
+
+}  // namespace
+
+TEST_P(FftTuningOnOpenCL, Validates) {
+    const Tuning& t = GetParam().tuning;
+    SCOPED_TRACE("E = " + std::to_string(1 << t.log2_points_per_item) + ", group " + std::to_string(1 << t.log2_group) +
+                 (t.split_exchange() ? ", split exchange" : ""));
+    for (const Shape& s : {one_d(4096, 3), one_d(1 << 16, 1), one_d(1 << 13, 1), two_d(64, 256), two_d(8, 8),
+                           one_d(8, 3)})
+        run_and_validate(s, t);
+}
+
+INSTANTIATE_TEST_SUITE_P(OtherTunings, FftTuningOnOpenCL, testing::ValuesIn(other_tunings()),
+                         [](const testing::TestParamInfo<OtherTuning>& i) { return i.param.name; });
 
 // ---- --save-outputs: one meaning on every backend ----------------------------------------
 
