@@ -152,7 +152,12 @@ public:
     }
 
     void synchronize() override { record("synchronize"); }
-    std::size_t max_group_size(const Kernel&) override { return info_.max_work_group_size; }
+    // The device's group limit, or a lower one set for a kernel (as registers would cap it).
+    std::size_t max_group_size(const Kernel& k) override {
+        auto it = kernel_group_limits.find(k.name);
+        return it != kernel_group_limits.end() ? it->second : info_.max_work_group_size;
+    }
+    std::map<std::string, std::size_t> kernel_group_limits;
     double time_ms(const std::function<void()>& work) override {
         record("timed {");
         work();

@@ -17,6 +17,7 @@
 #include "fft/plan.hpp"
 #include "fft/reference.hpp"
 #include "program.hpp"
+#include "recording_device.hpp"
 #include "rng.hpp"
 #include "shared_opencl_device.hpp"
 
@@ -289,6 +290,20 @@ TEST(FftPlan, StridedAxesOf4096PointsTakeOneWidePassWhereTheDeviceHoldsIt) {
     off.log2_wide_group = off.log2_group;
     EXPECT_EQ(off.wide_local_bytes(), 0u);
     EXPECT_EQ(describe(make_plan(two_d(4096, 4096), off, kH100)), "4096/1 64s/64 64s/64");
+}
+
+TEST(FftPlan, FallsBackToNarrowPassesWhereTheWideKernelAllowsFewerWorkItems) {
+    // The device's limits allow a wide group, but the compiled kernel may not (registers):
+    // the instance then plans without wide passes instead of failing.
+    for (std::size_t limit : {std::size_t(1024), std::size_t(512)}) {
+        test::RecordingDevice dev(Dialect::OpenCL, test::h100_info("cuda-prelude"));
+        dev.kernel_group_limits["fft_r4096_wide"] = limit;
+        CompileOptions co;
+        co.defines = kernel_defines(kTuning);
+        auto mod = dev.compile(program_source(find_program("fft"), Dialect::OpenCL), co);
+        auto inst = make_kernel_instance(dev, *mod, two_d(4096, 16), Variant::Forward, 1);
+        EXPECT_EQ(inst->picked_variant(), limit == 1024 ? "16/256 4096sw/4" : "16/256 64s/64 64s/64") << limit;
+    }
 }
 
 TEST(FftPlan, RefusesDevicesThatCannotHoldAGroup) {
