@@ -402,6 +402,31 @@ TEST_F(OpenClDevice, TimeMsSpansEveryLaunchOfTheRegion) {
     EXPECT_GT(twenty, 5.0 * one) << "1 launch " << one << " ms, 20 launches " << twenty << " ms";
 }
 
+// Gated regions put events on the first command and the one the timing series' last region
+// ended with (`ends`): every region of a series, the first (closed by a marker), those that
+// end where expected, and one with fewer launches than the last, must span all its launches.
+TEST_F(OpenClDevice, GatedTimingSeriesSpansEveryLaunch) {
+    if (!dev_->supports_gated_timing()) GTEST_SKIP() << "this platform cannot gate (no user events)";
+    const std::uint32_t w = 1024, h = 1024;
+    Buffer out = dev_->alloc(w * h * 4);
+    tb::Kernel k = module_->kernel("coords");
+    const auto region = [&](int launches) {
+        return dev_->time_ms([&] {
+            for (int i = 0; i < launches; ++i) dev_->launch(k, Dim3{w / 16, h / 16}, Dim3{16, 16}, Args(out, w));
+        });
+    };
+    dev_->set_timing_mode(tb::TimingMode::Gated);
+    dev_->start_timing_series();
+    double one = 1e300;
+    for (int i = 0; i < 3; ++i) one = std::min(one, region(1));
+    dev_->start_timing_series();
+    for (int launches : {20, 20, 20, 12}) {
+        const double ms = region(launches);
+        EXPECT_GT(ms, 0.5 * launches * one) << launches << " launches: " << ms << " ms, one launch " << one << " ms";
+    }
+    dev_->set_timing_mode(tb::TimingMode::Plain);
+}
+
 // Gated timing holds the queue while the region is enqueued: host time spent enqueuing (here
 // a 300 ms pause after the launch) is not in the span. Plain timing's end marker is only
 // enqueued after the pause, so its span includes it.
@@ -459,6 +484,29 @@ TEST(OpenClTiming, ModeComesFromTheEnvironment) {
         EXPECT_EQ(error_of([] { tb::cl::span_mode_from_environment(); }),
                   "TRIBENCH_OPENCL_TIMING is 'sometimes'; expected 'bracket' or 'each'");
     }
+}
+
+// Which commands of a region get an event ('E') and whether a marker closes it ("+m").
+TEST(OpenClTiming, EachBracketAndEndsPutEventsWhereTheySay) {
+    using tb::cl::EventSpan;
+    using tb::cl::SpanMode;
+    const auto pattern = [](SpanMode mode, std::size_t expected, std::size_t commands) {
+        EventSpan span(mode, expected);
+        std::string p;
+        for (std::size_t i = 0; i < commands; ++i) p += span.next_wants_event() ? 'E' : '.';
+        EXPECT_EQ(span.commands(), commands);
+        return p + (span.needs_end_marker() ? "+m" : "");
+    };
+    EXPECT_EQ(pattern(SpanMode::each, 0, 3), "EEE");
+    EXPECT_EQ(pattern(SpanMode::bracket, 0, 1), "E+m");
+    EXPECT_EQ(pattern(SpanMode::bracket, 3, 3), "E..+m");
+    EXPECT_EQ(pattern(SpanMode::ends, 0, 1), "E");      // one command: its own event ends the span
+    EXPECT_EQ(pattern(SpanMode::ends, 1, 1), "E");
+    EXPECT_EQ(pattern(SpanMode::ends, 0, 3), "E..+m");  // the series' first region: a marker
+    EXPECT_EQ(pattern(SpanMode::ends, 3, 3), "E.E");    // first and last, nothing between
+    EXPECT_EQ(pattern(SpanMode::ends, 3, 4), "E.E.+m");  // more commands than the last region
+    EXPECT_EQ(pattern(SpanMode::ends, 3, 2), "E.+m");    // fewer
+    EXPECT_EQ(pattern(SpanMode::ends, 2, 0), "");
 }
 
 TEST(OpenClTiming, EventPerCommandModeAgreesWithBracket) {
