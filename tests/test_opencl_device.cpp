@@ -404,7 +404,9 @@ TEST_F(OpenClDevice, TimeMsSpansEveryLaunchOfTheRegion) {
 
 // Gated regions put events on the first command and the one the timing series' last region
 // ended with (`ends`): every region of a series, the first (closed by a marker), those that
-// end where expected, and one with fewer launches than the last, must span all its launches.
+// end where expected, and one with fewer launches than the last, must span all its launches
+// (a quarter of launches x one launch, as TimeMsSpansEveryLaunchOfTheRegion allows; a span
+// that stopped at the first command would be one launch).
 TEST_F(OpenClDevice, GatedTimingSeriesSpansEveryLaunch) {
     if (!dev_->supports_gated_timing()) GTEST_SKIP() << "this platform cannot gate (no user events)";
     const std::uint32_t w = 1024, h = 1024;
@@ -422,7 +424,7 @@ TEST_F(OpenClDevice, GatedTimingSeriesSpansEveryLaunch) {
     dev_->start_timing_series();
     for (int launches : {20, 20, 20, 12}) {
         const double ms = region(launches);
-        EXPECT_GT(ms, 0.5 * launches * one) << launches << " launches: " << ms << " ms, one launch " << one << " ms";
+        EXPECT_GT(ms, 0.25 * launches * one) << launches << " launches: " << ms << " ms, one launch " << one << " ms";
     }
     dev_->set_timing_mode(tb::TimingMode::Plain);
 }
