@@ -13,45 +13,34 @@ int ceil_log2(std::int64_t n) {
     return l;
 }
 
-Pass make_pass(int log2R, int log2M, int log2Nsv, int log2S, int log2Ns, std::int64_t items, const Tuning& t) {
+// A pass of radix 2^log2R by the tuning's groups, or its wide ones (never split).
+Pass make_pass(int log2R, int log2M, int log2Nsv, int log2S, int log2Ns, std::int64_t items, const Tuning& t,
+               bool wide = false) {
+    const int log2_group = wide ? t.log2_wide_group : t.log2_group;
+    // Work-items per column: R / (points per work-item); the rest of the group takes more columns.
+    const int per_item = std::min(log2R, t.log2_points_per_item);
     Pass p;
     p.log2R = log2R;
-    p.log2C = columns_log2(log2R, t);
+    p.log2C = log2_group - (log2R - per_item);
     p.log2M = log2M;
     p.log2Nsv = log2Nsv;
     p.log2S = log2S;
     p.log2Ns = log2Ns;
     p.columns = items << log2M;
-    p.threads = 1 << t.log2_group;
-    p.local_bytes = local_bytes(log2R, t);
+    p.threads = 1 << log2_group;
+    // One plane of floats per component (two), or one reused for both (split exchange).
+    p.local_bytes = (std::size_t(1) << (log2_group + per_item)) * sizeof(float) * (!wide && t.split_exchange() ? 1 : 2);
+    p.wide = wide;
     return p;
 }
 
 }  // namespace
 
-int columns_log2(int log2R, const Tuning& t) {
-    // Work-items per column: R / (points per work-item); the rest of the group takes more columns.
-    const int per_item = std::min(log2R, t.log2_points_per_item);
-    return t.log2_group - (log2R - per_item);
-}
-
-std::size_t local_bytes(int log2R, const Tuning& t) {
-    // One plane of floats per component (two), or one reused for both (split exchange).
-    const std::size_t points = std::size_t(1) << (t.log2_group + std::min(log2R, t.log2_points_per_item));
-    return points * sizeof(float) * (t.split_exchange() ? 1 : 2);
-}
-
 std::vector<Pass> plan_axis(int log2L, int log2S, std::int64_t items, const Tuning& t, bool wide) {
     if (log2L < kMinLog2R) throw Error("fft: transforms shorter than 8 points are not supported");
     const int group = t.log2_group_points();
-    if (wide && log2S > 0 && log2L == kTwiddleLog2 && t.wide_local_bytes() > 0) {
-        Pass p = make_pass(log2L, log2S, log2S, log2S, 0, items, t);
-        p.wide = true;
-        p.threads = 1 << t.log2_wide_group;
-        p.log2C = t.log2_wide_group + t.log2_points_per_item - log2L;
-        p.local_bytes = t.wide_local_bytes();
-        return {p};
-    }
+    if (wide && log2S > 0 && log2L == kTwiddleLog2 && t.wide_local_bytes() > 0)
+        return {make_pass(log2L, log2S, log2S, log2S, 0, items, t, true)};
     // One pass over contiguous transforms when the whole transform fits one group.
     if (log2S == 0 && log2L <= std::min(kTwiddleLog2, group)) return {make_pass(log2L, 0, 0, 0, 0, items, t)};
     // Strided passes: the largest R that still gets min_strided_columns columns per group,

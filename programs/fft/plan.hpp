@@ -38,10 +38,6 @@ struct Pass {
     std::string kernel() const { return "fft_r" + std::to_string(1 << log2R) + (wide ? "_wide" : ""); }
 };
 
-// Columns per group and local memory of a pass of radix 2^log2R under tuning t.
-int columns_log2(int log2R, const Tuning& t);
-std::size_t local_bytes(int log2R, const Tuning& t);
-
 // The passes of one forward transform of `shape`, in execution order. Throws tb::Error if
 // the device (`info`: work-group size, local memory) cannot run the tuning's groups. A
 // strided 4096-point axis takes one wide pass where `info` allows the tuning's wide groups
