@@ -190,6 +190,16 @@ public:
     // timing_mode() says (backends that cannot gate time plainly). Throws GateTimeout when a
     // gated region could not be held (see GateTimeout).
     virtual double time_ms(const std::function<void()>& work) = 0;
+    // A gated region is held in segments of at most this many commands (kernels, copies,
+    // fills, graph launches): each is enqueued behind a gate of its own, released, waited for
+    // and timed, and time_ms returns the sum. A held queue takes only so many launches before
+    // the host blocks behind it (CUDA's, thousands), so a run of an iterative program's
+    // stream launches used to be timed plainly, measuring the host's launch loop. What the
+    // GPU spends between two segments (one kernel boundary in kGatedSegmentCommands) is left
+    // out (docs/measurement.md, "Gated timing").
+    static constexpr std::size_t kGatedSegmentCommands = 256;
+    // Segments of the last time_ms region (1 when it was not gated).
+    std::size_t last_region_segments() const { return last_segments_; }
     void set_timing_mode(TimingMode m) { timing_mode_ = m; }
     TimingMode timing_mode() const { return timing_mode_; }
     // Whether time_ms can gate on this backend (false: Gated behaves as Plain).
@@ -243,6 +253,7 @@ protected:
     TransferStats transfers_;
     TimingMode timing_mode_ = TimingMode::Plain;
     std::uint64_t launches_ = 0;  // backends count their launches here
+    std::size_t last_segments_ = 0;  // backends set it in time_ms
 
     friend class Buffer;
     virtual std::uint64_t raw_alloc(std::size_t bytes) = 0;

@@ -591,6 +591,38 @@ TEST_F(CudaDeviceTest, ATimingSeriesIsTracedOnceARegionWasShort) {
         << trace;
 }
 
+// A gated region of more launches than a segment takes (Device::kGatedSegmentCommands) is
+// held, run and timed segment by segment, and time_ms sums them: 4 full segments and 10
+// launches make 5, and the sum spans every launch (0.4 x launches x one launch: a sum that
+// kept one segment would be a fifth at most). Each segment's gate is left out of CUPTI's
+// span, so a traced series stays on CUPTI; a region that fills its last segment exactly
+// leaves no empty segment (which CUPTI would find no work in).
+TEST_F(CudaDeviceTest, GatedRegionsOfManyLaunchesAreTimedInSegments) {
+    Device& d = *native;
+    constexpr int kSegment = int(Device::kGatedSegmentCommands);
+    const std::uint32_t items = 1u << 16;
+    ScaleAdd sa(d, items);
+    const bool traced = tb::cuda::KernelTracer::instance().available();
+    const std::string want_clock = traced ? "cupti" : "events";
+    d.set_timing_mode(TimingMode::Gated);
+    d.start_timing_series();
+    double one = 1e300;
+    for (int i = 0; i < 3; ++i) one = std::min(one, sa.timed(1, items).first);
+    EXPECT_EQ(d.last_region_segments(), 1u);
+    const int many = 4 * kSegment + 10;
+    const auto [ms, clock] = sa.timed(many, items);
+    EXPECT_EQ(d.last_region_segments(), 5u);
+    EXPECT_EQ(clock, want_clock);
+    EXPECT_GT(ms, 0.4 * many * one) << many << " launches: " << ms << " ms, one launch " << one << " ms";
+    const auto [exact_ms, exact_clock] = sa.timed(2 * kSegment, items);
+    EXPECT_EQ(d.last_region_segments(), 2u);
+    EXPECT_EQ(exact_clock, want_clock);
+    EXPECT_GT(exact_ms, 0.4 * 2 * kSegment * one);
+    d.set_timing_mode(TimingMode::Plain);
+    EXPECT_GT(sa.timed(many, items).first, 0.0);
+    EXPECT_EQ(d.last_region_segments(), 1u) << "plain regions are not held, so not cut";
+}
+
 TEST_F(CudaDeviceTest, AllocationLargerThanFreeMemoryIsAClearError) {
     const std::size_t too_much = native->info().global_mem_bytes + (std::size_t{1} << 30);
     try {

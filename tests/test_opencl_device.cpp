@@ -429,6 +429,41 @@ TEST_F(OpenClDevice, GatedTimingSeriesSpansEveryLaunch) {
     dev_->set_timing_mode(tb::TimingMode::Plain);
 }
 
+// A gated region of more commands than a held queue should take is held, run and timed in
+// segments of Device::kGatedSegmentCommands, and time_ms sums them: 4 full segments and 10
+// launches make 5, and the sum spans every launch (0.4 x launches x one launch: a sum that
+// kept one segment would be a fifth at most). A region that fills its last segment exactly
+// leaves no empty segment to time.
+TEST_F(OpenClDevice, GatedRegionsOfManyLaunchesAreTimedInSegments) {
+    if (!dev_->supports_gated_timing()) GTEST_SKIP() << "this platform cannot gate (no user events)";
+    constexpr int kSegment = int(tb::Device::kGatedSegmentCommands);
+    const std::uint32_t w = 256, h = 256;
+    Buffer out = dev_->alloc(w * h * 4);
+    tb::Kernel k = module_->kernel("coords");
+    const auto region = [&](int launches) {
+        return dev_->time_ms([&] {
+            for (int i = 0; i < launches; ++i) dev_->launch(k, Dim3{w / 16, h / 16}, Dim3{16, 16}, Args(out, w));
+        });
+    };
+    dev_->set_timing_mode(tb::TimingMode::Gated);
+    dev_->start_timing_series();
+    double one = 1e300;
+    for (int i = 0; i < 3; ++i) one = std::min(one, region(1));
+    EXPECT_EQ(dev_->last_region_segments(), 1u);
+    dev_->start_timing_series();
+    const int many = 4 * kSegment + 10;
+    for (int trial = 0; trial < 2; ++trial) {  // the second ends where the first did (`ends`)
+        const double ms = region(many);
+        EXPECT_EQ(dev_->last_region_segments(), 5u);
+        EXPECT_GT(ms, 0.4 * many * one) << many << " launches: " << ms << " ms, one launch " << one << " ms";
+    }
+    EXPECT_GT(region(2 * kSegment), 0.0);
+    EXPECT_EQ(dev_->last_region_segments(), 2u);
+    dev_->set_timing_mode(tb::TimingMode::Plain);
+    EXPECT_GT(region(many), 0.0);
+    EXPECT_EQ(dev_->last_region_segments(), 1u) << "plain regions are not held, so not cut";
+}
+
 // Gated timing holds the queue while the region is enqueued: host time spent enqueuing (here
 // a 300 ms pause after the launch) is not in the span. Plain timing's end marker is only
 // enqueued after the pause, so its span includes it.

@@ -315,6 +315,7 @@ public:
         if (bytes == 0) return;
         bind();
         TB_CU(cuMemcpyDtoDAsync, dst.handle(), src.handle(), bytes, stream_);
+        count_command();
     }
 
     void fill_u32(const Buffer& dst, std::uint32_t pattern) override {
@@ -322,6 +323,7 @@ public:
         if (dst.bytes() < 4) return;
         bind();
         TB_CU(cuMemsetD32Async, dst.handle(), pattern, dst.bytes() / 4, stream_);
+        count_command();
     }
 
     std::unique_ptr<Module> compile(const Source& src, const CompileOptions& opt) override {
@@ -371,6 +373,7 @@ public:
             throw Error("cuLaunchKernel failed: " + describe(r) + " (kernel '" + meta.name + "' of " + meta.file +
                         ", grid " + dims(grid) + ", block " + dims(block) + ", " + std::to_string(shared) +
                         " bytes of local memory)");
+        count_command();
     }
 
     void synchronize() override {
@@ -391,61 +394,52 @@ public:
     double time_ms(const std::function<void()>& work) override {
         bind();
         KernelTracer& tracer = KernelTracer::instance();
+        last_segments_ = 1;
         if (timing_mode() == TimingMode::Plain) {
             tracer.disable();  // tracing costs host time per launch: only while gated
             TB_CU(cuEventRecord, start_, stream_);
             work();
             TB_CU(cuEventRecord, stop_, stream_);
-        } else {
-            if (trace_next_region_) {
-                tracer.enable();
-                tracer.discard();
-            } else {
-                tracer.disable();
-            }
-            StreamGate& gate = stream_gate();
-            gate.hold(stream_, kGateTimeoutNs);
-            gate_held_ = true;
-            gate_opened_early_ = false;
-            try {
-                TB_CU(cuEventRecord, start_, stream_);
-                work();
-                TB_CU(cuEventRecord, stop_, stream_);
-            } catch (...) {
+            TB_CU(cuEventSynchronize, stop_);
+            float ms = 0;
+            TB_CU(cuEventElapsedTime, &ms, start_, stop_);
+            last_clock_ = "events";
+            return ms;
+        }
+        if (trace_next_region_)
+            tracer.enable();
+        else
+            tracer.disable();
+        region_ = GatedRegion{};
+        gate_opened_early_ = false;
+        try {
+            open_segment();
+            work();
+            if (segment_commands_ > 0 || region_.segments == 0)
+                close_segment();
+            else
+                drop_segment();  // the work filled its last segment exactly
+        } catch (...) {
+            if (gate_held_) {
                 gate_held_ = false;
-                gate.release();
-                throw;
+                gate_->release();
             }
-            gate_held_ = false;
-            gate.release();
+            throw;
         }
-        TB_CU(cuEventSynchronize, stop_);
-        if (timing_mode() == TimingMode::Gated && gate_opened_early_)
-            throw GateTimeout("gated timing: the timed work waited for the device (a blocking call inside the region)");
-        if (timing_mode() == TimingMode::Gated && stream_gate().timed_out())
-            throw GateTimeout("gated timing: the stream was held for " + std::to_string(kGateTimeoutNs / 1000000) +
-                              " ms while the work was enqueued (it synchronises, or enqueues more launches than "
-                              "the stream queues)");
-        float ms = 0;
-        TB_CU(cuEventElapsedTime, &ms, start_, stop_);
+        last_segments_ = region_.segments;
+        const double events_ms = region_.events_ms;
+        if (in_series_) {
+            series_fastest_ms_ = std::min(series_fastest_ms_, events_ms);
+            trace_next_region_ = series_fastest_ms_ < kUntracedFromMs;
+        } else {
+            trace_next_region_ = events_ms < (trace_next_region_ ? kUntracedFromMs : kTracedBelowMs);
+        }
+        if (tracer.enabled() && region_.cupti_trusted) {
+            last_clock_ = "cupti";
+            return double(region_.cupti_ns) / 1e6;  // correctly rounded: 74272 ns prints as 0.074272 ms
+        }
         last_clock_ = "events";
-        if (timing_mode() == TimingMode::Gated) {
-            if (in_series_) {
-                series_fastest_ms_ = std::min(series_fastest_ms_, double(ms));
-                trace_next_region_ = series_fastest_ms_ < kUntracedFromMs;
-            } else {
-                trace_next_region_ = double(ms) < (trace_next_region_ ? kUntracedFromMs : kTracedBelowMs);
-            }
-        }
-        if (timing_mode() == TimingMode::Gated && tracer.enabled()) {
-            // CUPTI's span lies inside the events' bracket; one that does not (by more than the
-            // events' 0.5 us resolution) is not trusted.
-            if (const std::uint64_t ns = tracer.span_ns(); ns > 0 && double(ns) / 1e6 <= double(ms) + 0.001) {
-                last_clock_ = "cupti";
-                return double(ns) / 1e6;  // correctly rounded: 74272 ns prints as 0.074272 ms
-            }
-        }
-        return ms;
+        return events_ms;
     }
 
     bool supports_gated_timing() const override { return true; }
@@ -503,6 +497,7 @@ public:
     void count_module(int delta) { live_modules_ += static_cast<std::size_t>(delta); }
     void count_graph(int delta) { live_graphs_ += static_cast<std::size_t>(delta); }
     void count_graph_launch() { ++launches_; }
+    void graph_launched() { count_command(); }
 
 protected:
     std::uint64_t raw_alloc(std::size_t bytes) override {
@@ -619,8 +614,73 @@ private:
     std::unique_ptr<StreamGate> gate_;
     bool gate_held_ = false;  // a gated time_ms region is being enqueued
     bool gate_opened_early_ = false;
+    // The segments of a gated region so far (Device::kGatedSegmentCommands): the events' sum,
+    // and CUPTI's while every segment's span was trusted.
+    struct GatedRegion {
+        double events_ms = 0;
+        std::uint64_t cupti_ns = 0;
+        bool cupti_trusted = true;
+        std::size_t segments = 0;
+    } region_;
+    std::size_t segment_commands_ = 0;
     std::string pci_bus_id_;
     std::string last_clock_ = "events";
+
+    // A segment of a gated region: the gate held, then the start event.
+    void open_segment() {
+        KernelTracer& tracer = KernelTracer::instance();
+        if (tracer.enabled()) tracer.discard();
+        stream_gate().hold(stream_, kGateTimeoutNs);
+        gate_held_ = true;
+        segment_commands_ = 0;
+        TB_CU(cuEventRecord, start_, stream_);
+    }
+
+    // The stop event, the gate released, the segment run and its span added to region_.
+    void close_segment() {
+        TB_CU(cuEventRecord, stop_, stream_);
+        if (gate_held_) {
+            gate_held_ = false;
+            gate_->release();
+        }
+        TB_CU(cuEventSynchronize, stop_);
+        if (gate_opened_early_)
+            throw GateTimeout("gated timing: the timed work waited for the device (a blocking call inside the region)");
+        if (stream_gate().timed_out())
+            throw GateTimeout("gated timing: the stream was held for " + std::to_string(kGateTimeoutNs / 1000000) +
+                              " ms while the work was enqueued (it synchronises, or enqueues more launches than "
+                              "the stream queues)");
+        float ms = 0;
+        TB_CU(cuEventElapsedTime, &ms, start_, stop_);
+        region_.events_ms += ms;
+        ++region_.segments;
+        KernelTracer& tracer = KernelTracer::instance();
+        if (!tracer.enabled()) return;
+        // CUPTI's span lies inside the events' bracket; one that does not (by more than the
+        // events' 0.5 us resolution) is not trusted.
+        const std::uint64_t ns = tracer.span_ns();
+        if (ns > 0 && double(ns) / 1e6 <= double(ms) + 0.001)
+            region_.cupti_ns += ns;
+        else
+            region_.cupti_trusted = false;
+    }
+
+    // An empty segment is not timed (CUPTI would find no work in it): its gate released.
+    void drop_segment() {
+        if (gate_held_) {
+            gate_held_ = false;
+            gate_->release();
+        }
+        TB_CU(cuStreamSynchronize, stream_);
+    }
+
+    // Called after each command is enqueued: a held segment that is full is run and timed,
+    // and the next one held.
+    void count_command() {
+        if (!gate_held_ || ++segment_commands_ < kGatedSegmentCommands) return;
+        close_segment();
+        open_segment();
+    }
 
     // A blocking call inside a gated region would wait for the gate's timeout: open it first
     // and void the sample (time_ms throws GateTimeout).
@@ -730,6 +790,7 @@ void CudaGraph::launch() {
     dev_->bind();
     dev_->count_graph_launch();
     TB_CU(cuGraphLaunch, exec_, dev_->stream());
+    dev_->graph_launched();
 }
 
 // Retains a device's primary context for the length of a scope.

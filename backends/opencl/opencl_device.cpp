@@ -2,8 +2,6 @@
 // profiling queue per opened device.
 #include "opencl_device.hpp"
 
-#include <optional>
-
 #include <cstdint>
 #include <cstdio>
 #include <optional>
@@ -180,37 +178,29 @@ public:
         // `ends` puts events on the first command and the one the series' last region ended
         // with (docs/opencl-backend.md, "Timing"). TRIBENCH_OPENCL_TIMING=each keeps one on
         // every command, to measure that cost.
-        const bool gated = timing_mode() == TimingMode::Gated && supports_gated_timing();
-        const cl::SpanMode mode =
-            gated ? (span_mode_ == cl::SpanMode::each ? cl::SpanMode::each : cl::SpanMode::ends) : span_mode_;
-        cl::EventSpan span(mode, series_commands_);
-        std::optional<cl::QueueGate> gate;
-        if (gated) gate.emplace(ctx_, queue_);
-        gate_ = gate ? &*gate : nullptr;
+        gated_ = timing_mode() == TimingMode::Gated && supports_gated_timing();
+        region_ = Region{};
         gate_opened_early_ = false;
-        timing_ = &span;
+        timing_ = true;
         try {
+            open_segment();
             work();
-            if (span.needs_end_marker()) {
-                // In an in-order queue the marker ends after everything enqueued before it.
-                cl_event end = nullptr;
-                check(api().EnqueueMarkerWithWaitList(queue_, 0, nullptr, &end), "clEnqueueMarkerWithWaitList");
-                span.add(end);
+            if (span_->commands() > 0 || region_.segments == 0) {
+                close_segment();
+            } else {  // the work filled its last segment exactly: nothing to time in this one
+                gate_.reset();
+                span_.reset();
             }
         } catch (...) {
-            timing_ = nullptr;
-            gate_ = nullptr;
-            throw;  // the gate's destructor opens it
+            timing_ = false;
+            gate_.reset();  // opens the queue
+            span_.reset();
+            throw;
         }
-        timing_ = nullptr;
-        gate_ = nullptr;
-        if (gate) gate->open();
-        series_commands_ = span.commands();
-        check(api().Finish(queue_), "clFinish");
-        if (span.empty()) throw Error("opencl: time_ms: the timed work enqueued nothing");
-        if (gate_opened_early_)
-            throw GateTimeout("gated timing: the timed work waited for the device (a blocking call inside the region)");
-        return span.elapsed_ms();
+        timing_ = false;
+        series_commands_ = region_.commands;
+        last_segments_ = region_.segments;
+        return region_.ms;
     }
 
 protected:
@@ -292,9 +282,52 @@ private:
     }
 
     // Inside time_ms the commands the span asks for get an event; outside, none is created.
-    cl_event* event_slot(cl_event& ev) const { return timing_ && timing_->next_wants_event() ? &ev : nullptr; }
+    cl_event* event_slot(cl_event& ev) { return timing_ && span_->next_wants_event() ? &ev : nullptr; }
+    // After each command: its event joins the span, and a full held segment is run and timed.
     void keep(cl_event ev) {
-        if (timing_ && ev) timing_->add(ev);
+        if (!timing_) return;
+        if (ev) span_->add(ev);
+        if (gate_ && !gate_->is_open() && span_->commands() >= kGatedSegmentCommands) {
+            close_segment();
+            open_segment();
+        }
+    }
+
+    // A segment of a time_ms region (Device::kGatedSegmentCommands): its span and, gated, the
+    // queue held. In `ends` its last command gets an event where the series' last region
+    // ended, or where the segment fills up.
+    void open_segment() {
+        cl::SpanMode mode = span_mode_;
+        std::size_t expected = 0;
+        if (gated_) {
+            mode = span_mode_ == cl::SpanMode::each ? cl::SpanMode::each : cl::SpanMode::ends;
+            const std::size_t before = region_.commands;
+            const std::size_t left = series_commands_ > before ? series_commands_ - before : 0;
+            expected = left > 0 && left < kGatedSegmentCommands ? left : kGatedSegmentCommands;
+            gate_.emplace(ctx_, queue_);
+        }
+        span_.emplace(mode, expected);
+    }
+
+    // The closing marker where the span needs one, the gate opened, the segment run and its
+    // span added to region_.
+    void close_segment() {
+        if (span_->needs_end_marker()) {
+            // In an in-order queue the marker ends after everything enqueued before it.
+            cl_event end = nullptr;
+            check(api().EnqueueMarkerWithWaitList(queue_, 0, nullptr, &end), "clEnqueueMarkerWithWaitList");
+            span_->add(end);
+        }
+        if (gate_) gate_->open();
+        check(api().Finish(queue_), "clFinish");
+        if (span_->empty()) throw Error("opencl: time_ms: the timed work enqueued nothing");
+        if (gate_opened_early_)
+            throw GateTimeout("gated timing: the timed work waited for the device (a blocking call inside the region)");
+        region_.ms += span_->elapsed_ms();
+        region_.commands += span_->commands();
+        ++region_.segments;
+        span_.reset();
+        gate_.reset();
     }
 
     cl::DeviceRef ref_;
@@ -303,9 +336,15 @@ private:
     cl_context ctx_ = nullptr;
     cl_command_queue queue_ = nullptr;
     cl::SpanMode span_mode_ = cl::SpanMode::bracket;
-    cl::EventSpan* timing_ = nullptr;  // set while a time_ms region is open
+    bool timing_ = false;  // a time_ms region is open
+    bool gated_ = false;   // ... and gated
+    std::optional<cl::EventSpan> span_;  // the open segment's events
+    std::optional<cl::QueueGate> gate_;  // the open segment's gate (gated regions)
+    struct Region {
+        double ms = 0;
+        std::size_t commands = 0, segments = 0;
+    } region_;                         // the closed segments of the open region
     std::size_t series_commands_ = 0;  // commands of the timing series' last region (0: none yet)
-    cl::QueueGate* gate_ = nullptr;    // set while a gated region holds the queue
     bool gate_opened_early_ = false;
 
     // A blocking call inside a gated region would wait forever on the held queue: open it

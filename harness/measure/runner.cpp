@@ -227,15 +227,13 @@ private:
             r.work = current_->work();
             if (!opt_.save_outputs_dir.empty()) save_outputs(c, r);
             if (!r.validation.ok) return fail(s, Status::ValidationFailed, "validation failed: " + r.validation.detail);
-            const bool can_gate = dev->supports_gated_timing() && launches <= kMaxGatedLaunches;
-            const bool gated = opt_.timing == TimingMode::Gated && can_gate;
+            const bool gated = opt_.timing == TimingMode::Gated && dev->supports_gated_timing();
             dev->set_timing_mode(gated ? TimingMode::Gated : TimingMode::Plain);
             r.timing = gated ? "gated" : "plain";
-            if (opt_.timing == TimingMode::Gated && !gated)
-                r.timing_note = !dev->supports_gated_timing()
-                                    ? "this backend cannot gate: timed plainly"
-                                    : "a run makes " + std::to_string(launches) + " launches, more than a held queue takes (" +
-                                          std::to_string(kMaxGatedLaunches) + "): timed plainly";
+            if (opt_.timing == TimingMode::Gated && !gated) r.timing_note = "this backend cannot gate: timed plainly";
+            if (gated && launches > Device::kGatedSegmentCommands)
+                r.timing_note = "a run makes " + std::to_string(launches) + " launches: held and timed in segments of " +
+                                std::to_string(Device::kGatedSegmentCommands) + " commands";
             current_device_ = dev;
             current_index_ = i;
             s.ready = true;
@@ -434,9 +432,6 @@ private:
     bool stop_ = false;
     std::chrono::steady_clock::time_point started_;
 
-    // A held CUDA stream queues a limited number of launches before cuLaunchKernel blocks
-    // (and the gate then opens on its timeout): runs that make more are timed plainly.
-    static constexpr std::uint64_t kMaxGatedLaunches = 256;
     // Samples, batches and clock readings take wall time beyond the device time they measure.
     static constexpr double kSamplingShare = 0.7;
     double setup_seconds_ = 0;  // summed over the benchmarks set up so far
