@@ -402,6 +402,29 @@ TEST_F(OpenClDevice, TimeMsSpansEveryLaunchOfTheRegion) {
     EXPECT_GT(twenty, 5.0 * one) << "1 launch " << one << " ms, 20 launches " << twenty << " ms";
 }
 
+// Timed regions of `coords` launches over a side x side grid.
+struct CoordsRegions {
+    CoordsRegions(tb::Device& d, tb::Module& m, std::uint32_t side)
+        : dev(d), kernel(m.kernel("coords")), side(side), out(d.alloc(std::size_t(side) * side * 4)) {}
+    double region(int launches) {
+        return dev.time_ms([&] {
+            for (int i = 0; i < launches; ++i)
+                dev.launch(kernel, Dim3{side / 16, side / 16}, Dim3{16, 16}, Args(out, side));
+        });
+    }
+    // The fastest of three one-launch regions of a timing series of their own.
+    double fastest_single() {
+        dev.start_timing_series();
+        double one = 1e300;
+        for (int i = 0; i < 3; ++i) one = std::min(one, region(1));
+        return one;
+    }
+    tb::Device& dev;
+    tb::Kernel kernel;
+    std::uint32_t side;
+    Buffer out;
+};
+
 // Gated regions put events on the first command and the one the timing series' last region
 // ended with (`ends`): every region of a series, the first (closed by a marker), those that
 // end where expected, and one with fewer launches than the last, must span all its launches
@@ -409,21 +432,12 @@ TEST_F(OpenClDevice, TimeMsSpansEveryLaunchOfTheRegion) {
 // that stopped at the first command would be one launch).
 TEST_F(OpenClDevice, GatedTimingSeriesSpansEveryLaunch) {
     if (!dev_->supports_gated_timing()) GTEST_SKIP() << "this platform cannot gate (no user events)";
-    const std::uint32_t w = 1024, h = 1024;
-    Buffer out = dev_->alloc(w * h * 4);
-    tb::Kernel k = module_->kernel("coords");
-    const auto region = [&](int launches) {
-        return dev_->time_ms([&] {
-            for (int i = 0; i < launches; ++i) dev_->launch(k, Dim3{w / 16, h / 16}, Dim3{16, 16}, Args(out, w));
-        });
-    };
+    CoordsRegions regions(*dev_, *module_, 1024);
     dev_->set_timing_mode(tb::TimingMode::Gated);
-    dev_->start_timing_series();
-    double one = 1e300;
-    for (int i = 0; i < 3; ++i) one = std::min(one, region(1));
+    const double one = regions.fastest_single();
     dev_->start_timing_series();
     for (int launches : {20, 20, 20, 12}) {
-        const double ms = region(launches);
+        const double ms = regions.region(launches);
         EXPECT_GT(ms, 0.25 * launches * one) << launches << " launches: " << ms << " ms, one launch " << one << " ms";
     }
     dev_->set_timing_mode(tb::TimingMode::Plain);
@@ -437,30 +451,21 @@ TEST_F(OpenClDevice, GatedTimingSeriesSpansEveryLaunch) {
 TEST_F(OpenClDevice, GatedRegionsOfManyLaunchesAreTimedInSegments) {
     if (!dev_->supports_gated_timing()) GTEST_SKIP() << "this platform cannot gate (no user events)";
     constexpr int kSegment = int(tb::Device::kGatedSegmentCommands);
-    const std::uint32_t w = 256, h = 256;
-    Buffer out = dev_->alloc(w * h * 4);
-    tb::Kernel k = module_->kernel("coords");
-    const auto region = [&](int launches) {
-        return dev_->time_ms([&] {
-            for (int i = 0; i < launches; ++i) dev_->launch(k, Dim3{w / 16, h / 16}, Dim3{16, 16}, Args(out, w));
-        });
-    };
+    CoordsRegions regions(*dev_, *module_, 256);
     dev_->set_timing_mode(tb::TimingMode::Gated);
-    dev_->start_timing_series();
-    double one = 1e300;
-    for (int i = 0; i < 3; ++i) one = std::min(one, region(1));
+    const double one = regions.fastest_single();
     EXPECT_EQ(dev_->last_region_segments(), 1u);
     dev_->start_timing_series();
     const int many = 4 * kSegment + 10;
     for (int trial = 0; trial < 2; ++trial) {  // the second ends where the first did (`ends`)
-        const double ms = region(many);
+        const double ms = regions.region(many);
         EXPECT_EQ(dev_->last_region_segments(), 5u);
         EXPECT_GT(ms, 0.4 * many * one) << many << " launches: " << ms << " ms, one launch " << one << " ms";
     }
-    EXPECT_GT(region(2 * kSegment), 0.0);
+    EXPECT_GT(regions.region(2 * kSegment), 0.0);
     EXPECT_EQ(dev_->last_region_segments(), 2u);
     dev_->set_timing_mode(tb::TimingMode::Plain);
-    EXPECT_GT(region(many), 0.0);
+    EXPECT_GT(regions.region(many), 0.0);
     EXPECT_EQ(dev_->last_region_segments(), 1u) << "plain regions are not held, so not cut";
 }
 
