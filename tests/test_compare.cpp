@@ -356,6 +356,7 @@ TEST(Compare, DifferentDevicesRefusedUnlessForced) {
 TEST(Compare, BenchmarksTimedByDifferentClocksAreNamed) {
     const auto s = timings(1.0, 5, 15);
     BenchmarkResult a = bench("a/d/cuda-native", s), b = bench("b/d/cuda-native", s);
+    a.timing = b.timing = "gated";
     a.timing_clock = b.timing_clock = "cupti";
     BenchmarkResult a2 = a, b2 = b;
     b2.timing_clock = "events";
@@ -365,6 +366,21 @@ TEST(Compare, BenchmarksTimedByDifferentClocksAreNamed) {
     EXPECT_NE(comparison_terminal(c, {"o", "n"}, false).find("warning: different clocks: b/d/cuda-native"),
               std::string::npos);
     EXPECT_TRUE(compare_results(h100({a, b}), h100({a, b}), {}).clock_mismatches.empty());
+}
+
+// So is one timed plainly in one run and gated in the other, even by the same clock: before
+// 2026-11-27 runs of more than 256 launches were timed plainly (the host's launch loop).
+TEST(Compare, BenchmarksTimedPlainlyInOneRunAreNamed) {
+    const auto s = timings(1.0, 5, 15);
+    BenchmarkResult a = bench("a/d/cuda-native", s);
+    a.timing = "plain";
+    a.timing_clock = "events";
+    BenchmarkResult a2 = a;
+    a2.timing = "gated";
+    const Comparison c = compare_results(h100({a}), h100({a2}), {});
+    ASSERT_EQ(c.clock_mismatches.size(), 1u);
+    EXPECT_EQ(c.clock_mismatches[0], "a/d/cuda-native: timed plainly by events in OLD and by events in NEW");
+    EXPECT_TRUE(compare_results(h100({a}), h100({a}), {}).clock_mismatches.empty());
 }
 
 TEST(Compare, DuplicateNamesAreBadInput) {

@@ -60,6 +60,13 @@ std::map<std::string, const BenchmarkResult*> index_by_name(const Results& r, co
     return m;
 }
 
+// How a benchmark's samples were read, for the warning about OLD and NEW reading them
+// differently: "by cupti", "by events", "plainly by events" (a plain bracket includes launch
+// latency and the host's launch loop: docs/measurement.md).
+std::string clock_of(const BenchmarkResult& b) {
+    return (b.timing == "plain" ? "plainly by " : "by ") + b.timing_clock;
+}
+
 // Fills speedup, p-value and verdict of a benchmark that is ok on both sides.
 void judge_timings(ComparedBenchmark& c, const BenchmarkResult& o, const BenchmarkResult& n, const CompareOptions& opt) {
     if (c.old_median_ms > 0 && c.new_median_ms > 0) {
@@ -124,9 +131,8 @@ Comparison compare_results(const Results& old_r, const Results& new_r, const Com
             c.noise_threshold = t >= 0;
             if (c.noise_threshold) c.threshold_pct = t;
         }
-        if (old_ok && new_ok && o.timing_clock != n.timing_clock)
-            cmp.clock_mismatches.push_back(o.name + ": timed by " + o.timing_clock + " in OLD and by " + n.timing_clock +
-                                           " in NEW");
+        if (old_ok && new_ok && (o.timing_clock != n.timing_clock || o.timing != n.timing))
+            cmp.clock_mismatches.push_back(o.name + ": timed " + clock_of(o) + " in OLD and " + clock_of(n) + " in NEW");
         if (old_ok && new_ok) judge_timings(c, o, n, opt);
         else if (old_ok && (n.status == Status::ValidationFailed || n.status == Status::Error)) c.verdict = Verdict::Broken;
         else if (!old_ok && new_ok) c.verdict = Verdict::Fixed;
