@@ -420,10 +420,7 @@ public:
             else
                 drop_segment();  // the work filled its last segment exactly
         } catch (...) {
-            if (gate_held_) {
-                gate_held_ = false;
-                gate_->release();
-            }
+            release_gate();
             throw;
         }
         last_segments_ = region_.segments;
@@ -639,10 +636,7 @@ private:
     // The stop event, the gate released, the segment run and its span added to region_.
     void close_segment() {
         TB_CU(cuEventRecord, stop_, stream_);
-        if (gate_held_) {
-            gate_held_ = false;
-            gate_->release();
-        }
+        release_gate();
         TB_CU(cuEventSynchronize, stop_);
         if (gate_opened_early_)
             throw GateTimeout("gated timing: the timed work waited for the device (a blocking call inside the region)");
@@ -667,11 +661,15 @@ private:
 
     // An empty segment is not timed (CUPTI would find no work in it): its gate released.
     void drop_segment() {
-        if (gate_held_) {
-            gate_held_ = false;
-            gate_->release();
-        }
+        release_gate();
         TB_CU(cuStreamSynchronize, stream_);
+    }
+
+    // Lets a held stream run (once; a no-op when the gate is not held).
+    void release_gate() {
+        if (!gate_held_) return;
+        gate_held_ = false;
+        gate_->release();
     }
 
     // Called after each command is enqueued: a held segment that is full is run and timed,
@@ -685,11 +683,9 @@ private:
     // A blocking call inside a gated region would wait for the gate's timeout: open it first
     // and void the sample (time_ms throws GateTimeout).
     void open_gate_early() {
-        if (gate_held_) {
-            gate_->release();
-            gate_held_ = false;
-            gate_opened_early_ = true;
-        }
+        if (!gate_held_) return;
+        release_gate();
+        gate_opened_early_ = true;
     }
     std::string arch_;
     std::unordered_map<CUfunction, KernelMeta> kernels_;  // kernels of live modules, by handle
