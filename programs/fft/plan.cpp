@@ -28,8 +28,10 @@ Pass make_pass(int log2R, int log2M, int log2Nsv, int log2S, int log2Ns, std::in
     p.log2Ns = log2Ns;
     p.columns = items << log2M;
     p.threads = 1 << log2_group;
-    // One plane of floats per component (two), or one reused for both (split exchange).
-    p.local_bytes = (std::size_t(1) << (log2_group + per_item)) * sizeof(float) * (!wide && t.split_exchange() ? 1 : 2);
+    // One plane of floats per component (two), or one reused for both (split exchange); wide
+    // groups are never split, and make_plan checks the device against wide_local_bytes().
+    p.local_bytes = wide ? t.wide_local_bytes()
+                         : (std::size_t(1) << (log2_group + per_item)) * sizeof(float) * (t.split_exchange() ? 1 : 2);
     p.wide = wide;
     return p;
 }
