@@ -381,27 +381,6 @@ TEST_F(OpenClDevice, TimeMsMeasuresEnqueuedWork) {
     EXPECT_NE(error_of([&] { dev_->time_ms([] {}); }).find("enqueued nothing"), std::string::npos);
 }
 
-// The span of many launches must cover all of them: with `bracket` timing only the first
-// command has an event and a marker closes the region, so a span that stopped at the first
-// launch would be about 1/20 of the real one.
-double min_span_ms(tb::Device& dev, tb::Module& mod, int launches) {
-    const std::uint32_t w = 1024, h = 1024;
-    Buffer out = dev.alloc(w * h * 4);
-    tb::Kernel k = mod.kernel("coords");
-    double best = 1e300;
-    for (int trial = 0; trial < 5; ++trial)
-        best = std::min(best, dev.time_ms([&] {
-            for (int i = 0; i < launches; ++i) dev.launch(k, Dim3{w / 16, h / 16}, Dim3{16, 16}, Args(out, w));
-        }));
-    return best;
-}
-
-TEST_F(OpenClDevice, TimeMsSpansEveryLaunchOfTheRegion) {
-    const double one = min_span_ms(*dev_, *module_, 1), twenty = min_span_ms(*dev_, *module_, 20);
-    EXPECT_GT(one, 0.0);
-    EXPECT_GT(twenty, 5.0 * one) << "1 launch " << one << " ms, 20 launches " << twenty << " ms";
-}
-
 // Timed regions of `coords` launches over a side x side grid.
 struct CoordsRegions {
     CoordsRegions(tb::Device& d, tb::Module& m, std::uint32_t side)
@@ -424,6 +403,22 @@ struct CoordsRegions {
     std::uint32_t side;
     Buffer out;
 };
+
+// The span of many launches must cover all of them: with `bracket` timing only the first
+// command has an event and a marker closes the region, so a span that stopped at the first
+// launch would be about 1/20 of the real one.
+double min_span_ms(tb::Device& dev, tb::Module& mod, int launches) {
+    CoordsRegions regions(dev, mod, 1024);
+    double best = 1e300;
+    for (int trial = 0; trial < 5; ++trial) best = std::min(best, regions.region(launches));
+    return best;
+}
+
+TEST_F(OpenClDevice, TimeMsSpansEveryLaunchOfTheRegion) {
+    const double one = min_span_ms(*dev_, *module_, 1), twenty = min_span_ms(*dev_, *module_, 20);
+    EXPECT_GT(one, 0.0);
+    EXPECT_GT(twenty, 5.0 * one) << "1 launch " << one << " ms, 20 launches " << twenty << " ms";
+}
 
 // Gated regions put events on the first command and the one the timing series' last region
 // ended with (`ends`): every region of a series, the first (closed by a marker), those that
