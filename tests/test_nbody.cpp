@@ -274,7 +274,7 @@ TEST(NbodyGeometry, FillsTheDeviceAndKeepsTheKernelsContract) {
     }
     EXPECT_EQ(choose_geometry(1 << 24, 132, 1024).slices, 1u);
     EXPECT_EQ(choose_geometry(10000, 132, 1024).tile, kMinTile);
-    EXPECT_EQ(choose_geometry(1000000, 132, 1024).tile, 32u);  // docs/programs/nbody.md's H100 example
+    EXPECT_EQ(choose_geometry(1000000, 132, 1024).tile, 16u);  // docs/programs/nbody.md's H100 example
     const Geometry small_groups = choose_geometry(100000, 4, 64);
     EXPECT_LE(small_groups.tile * small_groups.slices, 64u);
     EXPECT_THROW(choose_geometry(1000, 4, 8), Error);
