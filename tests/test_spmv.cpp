@@ -474,23 +474,25 @@ TEST(SpmvAuto, RowStatsOfAKnownMatrix) {
     EXPECT_EQ(s.max, 6);
     EXPECT_NEAR(s.cv, std::sqrt(5.0) / 3, 1e-12);
     EXPECT_DOUBLE_EQ(s.empty_fraction, 0.25);
+    EXPECT_DOUBLE_EQ(s.nonempty_mean, 4);  // 12 non-zeros in the 3 rows that have any
     EXPECT_EQ(spmv::describe(s), "mean 3, max 6, cv 0.745, 25% empty");
     const spmv::RowStats even = spmv::row_stats(offsets(std::vector<std::int32_t>(100, 5)));
     EXPECT_DOUBLE_EQ(even.cv, 0);
     EXPECT_EQ(spmv::row_stats({0}).rows, 0);  // no rows: all zero, no division
+    EXPECT_DOUBLE_EQ(spmv::row_stats(offsets({0, 0})).nonempty_mean, 0);  // no non-empty row
 }
 
 TEST(SpmvAuto, RuleOnSyntheticStatistics) {
     spmv::RowStats s;
     s.rows = 1'000'000;
-    s.mean = 5;
+    s.mean = s.nonempty_mean = 5;
     s.nnz = 5'000'000;
     s.max = 5;
     EXPECT_EQ(spmv::pick_variant(s), "scalar");   // short, even rows
-    s.mean = spmv::kVectorMinMean;
+    s.mean = s.nonempty_mean = spmv::kVectorMinMean;
     s.max = 8;
     EXPECT_EQ(spmv::pick_variant(s), "vector");   // from the threshold on
-    s.mean = 20;
+    s.mean = s.nonempty_mean = 20;
     s.max = 20;
     s.nnz = 20'000'000;
     EXPECT_EQ(spmv::pick_variant(s), "vector");
@@ -513,18 +515,40 @@ TEST(SpmvAuto, RuleOnSyntheticStatistics) {
     spmv::RowStats small;
     small.rows = 4096;
     small.nnz = 20'000;
-    small.mean = 4.9;
+    small.mean = small.nonempty_mean = 4.9;
     small.max = 8 * (spmv::kMinDominantRoundTrips - 1);
     EXPECT_EQ(spmv::pick_variant(small), "scalar");
     small.max = 8 * spmv::kMinDominantRoundTrips;
     EXPECT_EQ(spmv::pick_variant(small), "merge");
 }
 
+TEST(SpmvAuto, UnevenRowsPickMergeOnlyFromTheSizeOn) {
+    // Most rows empty, the others 24 long: cv > 1 from the empty rows alone, and no dominant
+    // row (a few round trips for the longest).
+    spmv::RowStats s;
+    s.rows = 2 * spmv::kMinUnevenNonZeros / 3;
+    s.nnz = spmv::kMinUnevenNonZeros - 1;
+    s.mean = double(s.nnz) / double(s.rows);
+    s.nonempty_mean = 24;
+    s.max = 24;
+    s.cv = 2.6;
+    s.empty_fraction = 0.875;
+    EXPECT_LT(spmv::longest_row_round_trips(s), spmv::kMinDominantRoundTrips);
+    EXPECT_EQ(spmv::pick_variant(s), "vector");  // by the non-empty rows' mean, not the 1.5 of all rows
+    s.nonempty_mean = spmv::kVectorMinMean * 0.99;
+    EXPECT_EQ(spmv::pick_variant(s), "scalar");
+    s.nnz = spmv::kMinUnevenNonZeros;
+    EXPECT_EQ(spmv::pick_variant(s), "merge");   // from the size on
+    s.cv = spmv::kMaxEvenCv;
+    EXPECT_EQ(spmv::pick_variant(s), "scalar");  // even enough at any size
+}
+
 TEST(SpmvAuto, PicksOfTheGeneratedMatrices) {
-    // Small and medium: from the generated matrices.
+    // Small and medium: from the generated matrices (emptyrows-s and -m are below
+    // kMinUnevenNonZeros: vector, by their non-empty rows' mean of 24).
     const std::map<std::string, std::string> expected = {
         {"poisson2d", "scalar"}, {"poisson3d", "scalar"}, {"fem", "vector"},    {"random", "vector"},
-        {"powerlaw", "merge"},   {"longrows", "merge"},   {"halfrow", "merge"}, {"emptyrows", "merge"}};
+        {"powerlaw", "merge"},   {"longrows", "merge"},   {"halfrow", "merge"}, {"emptyrows", "vector"}};
     for (const auto& d : spmv::generated_datasets()) {
         if (d.name.back() == 'l') continue;
         const std::string structure = d.name.substr(0, d.name.rfind('-'));

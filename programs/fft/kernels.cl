@@ -271,20 +271,37 @@ inline void fft_pass(const int LR, const int STRIDED, const int LG, const int SP
     float2 v[FFT_E];
 
     // ---- load point n = q + u*TC + k*STRIDE of the column, times the pass twiddle ----
+    // t[k] = W^(n jm) = W^((q + u*TC) jm) * prod over the set bits b of k of W^((STRIDE << b) jm),
+    // built as a binary tree: 2 + 2*LR0 table loads a work-item where a point's own twiddle
+    // takes 2 a point (docs/programs/fft.md, "Twiddles").
     {
         const int r = 1 << LR0, STRIDE = R >> LR0;
         const int in_base = item_base + G;
         const int jm = (G & (Nsv - 1)) >> log2S;
+        const int twiddled = STRIDED && tw_log2B >= 0;
 #pragma unroll
-        for (int u = 0; u < B0; ++u)
+        for (int u = 0; u < B0; ++u) {
+            float2 t[FFT_E], step[FFT_LOG2_E];
+            if (twiddled) {
+                t[0] = pass_twiddle(twp, (q + u * TC) * jm, tw_log2B);
+#pragma unroll
+                for (int b = 0; b < LR0; ++b) step[b] = pass_twiddle(twp, (STRIDE << b) * jm, tw_log2B);
+#pragma unroll
+                for (int k = 1; k < r; ++k) {
+                    // k without its lowest set bit, times the step of that bit (r <= 16)
+                    const int low = (k & 1) ? 0 : (k & 2) ? 1 : (k & 4) ? 2 : 3;
+                    t[k] = cmul(t[k & (k - 1)], step[low]);
+                }
+            }
 #pragma unroll
             for (int k = 0; k < r; ++k) {
                 const int n = q + u * TC + k * STRIDE;
                 float2 a = live ? in[in_base + (n << log2M)] : cplx(0.0f, 0.0f);
                 a.y *= in_im;
-                if (STRIDED && tw_log2B >= 0) a = cmul(a, pass_twiddle(twp, n * jm, tw_log2B));
+                if (twiddled) a = cmul(a, t[k]);
                 v[u * r + k] = a;
             }
+        }
     }
 
     // ---- stages ----

@@ -32,11 +32,14 @@ void builtin_transform(const Shape& s, std::vector<cdouble>& data, bool inverse)
 // to mu satisfies ||y - Y|| / ||Y|| <= log2(N) * eta / (1 - log2(N) * eta), with
 // eta = mu + gamma_4 * (sqrt(2) + mu) and gamma_4 = 4u / (1 - 4u): every point goes
 // through log2 N radix-2 levels, each adding at most eta. Our radix-4/8/16 butterflies are
-// at most as many roundings per level; the twiddles are double values rounded to float
-// (mu = u) and, between global passes, the product of two such (mu <= 3u). With u = 2^-24
-// that is eta <= 3u + 4 sqrt(2) u + O(u^2) < 8.7u, so the bound is 8.7 u log2 N. We allow
-// 10 u log2 N (1.2e-5 at N = 2^20); a correct kernel is typically 20-50x below it (the
-// errors add like a random walk), while any indexing or twiddle mistake gives O(1).
+// at most as many roundings per level; the twiddles inside a pass are double values rounded
+// to float (mu = u: eta <= u + 4 sqrt(2) u + O(u^2) < 6.7u), and the pass twiddle a point
+// gets once per twiddled global pass is a product of up to 10 such values (9 complex
+// multiplications: mu <= 19u to first order, 18u more at that level). With P passes and
+// log2 N >= 7 (P - 1) + 1 in every plan (10 (P - 1) + 1 in the default tuning's), the bound
+// is at most 9.3 u log2 N. We allow 10 u log2 N (1.2e-5 at N = 2^20); a correct kernel is
+// typically 40-80x below it (the errors add like a random walk), while any indexing or
+// twiddle mistake gives O(1).
 // The reference's own error (double) is negligible.
 double tolerance(std::int64_t n);
 

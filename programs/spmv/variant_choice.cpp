@@ -25,6 +25,7 @@ RowStats row_stats(const std::vector<std::int32_t>& row_ptr) {
     const double variance = std::max(sum_sq / double(s.rows) - s.mean * s.mean, 0.0);
     s.cv = s.mean > 0 ? std::sqrt(variance) / s.mean : 0;
     s.empty_fraction = double(empty) / double(s.rows);
+    s.nonempty_mean = empty < s.rows ? double(s.nnz) / double(s.rows - empty) : 0;
     return s;
 }
 
@@ -34,10 +35,10 @@ std::int64_t longest_row_round_trips(const RowStats& s) {
 }
 
 std::string pick_variant(const RowStats& s) {
-    if (s.cv > kMaxEvenCv) return "merge";
+    if (s.cv > kMaxEvenCv && s.nnz >= kMinUnevenNonZeros) return "merge";
     const std::int64_t trips = longest_row_round_trips(s);
     if (trips >= kMinDominantRoundTrips && double(trips) > double(s.nnz) / kNonZerosPerRoundTrip) return "merge";
-    return s.mean < kVectorMinMean ? "scalar" : "vector";
+    return s.nonempty_mean < kVectorMinMean ? "scalar" : "vector";
 }
 
 std::string describe(const RowStats& s) {
