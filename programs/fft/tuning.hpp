@@ -33,8 +33,9 @@ struct Tuning {
     // kernels.cu only: __launch_bounds__(group, this), so that ptxas keeps registers to
     // 64K / (group * this) (OpenCL C has no way to say it: docs, "Dialect differences").
     // 4 (64 registers) for the strided passes; fft_r4096, which with these values only ever
-    // transforms whole contiguous rows, 3 (80 registers, 12 bytes spilled): 1d-4kx1024 25.6
-    // us on the H100 against 26.8 at 2 groups (122 registers) and 25.8 at 4 (64).
+    // transforms whole contiguous rows, 3 (80 registers; 12 bytes spilled until the pass
+    // twiddles became a tree, 2026-11-27): 1d-4kx1024 25.6 us on the H100 against 26.8 at
+    // 2 groups (122 registers) and 25.8 at 4 (64).
     int cuda_min_groups_per_sm = 4;
     int cuda_min_groups_per_sm_r4096 = 3;
     // log2 of the work-items of a wide group (fft_r4096_wide: launch bounds (this, 1), 64
