@@ -25,9 +25,9 @@ RowStats row_stats(const std::vector<std::int32_t>& row_ptr);
 // Rows spread so unevenly that one work-item or group per row leaves most lanes idle: the
 // standard deviation of the lengths above this multiple of their mean.
 inline constexpr double kMaxEvenCv = 1.0;
-// ... on a matrix of at least this many non-zeros. Below it (about 50 MB with the vectors:
-// an H100's L2 holds it between runs) uneven rows cost a row-per-lane kernel less than merge's
-// second launch and tiles: on 7-in-8 empty rows vector beat merge by 2.5x at 0.1M non-zeros
+// ... on a matrix of at least this many non-zeros. Below it (about 50 MB with the vectors,
+// near an H100's L2) uneven rows cost a row-per-lane kernel less than merge's second
+// launch and tiles: on 7-in-8 empty rows vector beat merge by 2.5x at 0.01M non-zeros
 // and 4% at 4.2M, merge won by 3% at 8.4M and 26% at 24M (H100, 2026-11-27, docs).
 inline constexpr std::int64_t kMinUnevenNonZeros = 6'000'000;
 // A longest row that alone outlasts the rest: its batches of one vector group (one
