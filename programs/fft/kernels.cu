@@ -272,7 +272,9 @@ FFT_DEV void fft_pass(const float2* __restrict__ in, float2* __restrict__ out, c
                 for (int b = 0; b < LR0; ++b) step[b] = pass_twiddle(twp, (STRIDE << b) * jm, tw_log2B);
 #pragma unroll
                 for (int k = 1; k < r; ++k) {
-                    // k without its lowest set bit, times the step of that bit (r <= 16)
+                    // k without its lowest set bit, times the step of that bit (r <= 16); selects,
+                    // so that every index is a constant once unrolled (a loop finding the bit
+                    // left a dynamic index, and PoCL took over 10 minutes to build kernels.cl)
                     const int low = (k & 1) ? 0 : (k & 2) ? 1 : (k & 4) ? 2 : 3;
                     t[k] = cmul(t[k & (k - 1)], step[low]);
                 }
