@@ -51,6 +51,10 @@ struct Source {
     std::string file_name;  // shown in compiler messages, e.g. "mandelbrot/kernels.cl"
     std::string text;
     Dialect dialect = Dialect::OpenCL;
+    // PTX the CUDA backends load instead of compiling `text` (TRIBENCH_KERNEL_DIR's
+    // kernels.cl.ptx / kernels.cu.ptx, docs/ptx-tools.md); empty: compile as usual.
+    std::string ptx_file;
+    std::string ptx;
 };
 
 struct CompileOptions {

@@ -19,9 +19,24 @@ std::int64_t Dataset::param(const std::string& key) const {
 
 const char* to_string(LaunchMode m) { return m == LaunchMode::Graph ? "graph" : "stream"; }
 
+namespace {
+
+std::string read_whole_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error("cannot read " + path + ": " + std::strerror(errno));
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) throw Error("cannot read " + path);
+    return std::move(text).str();
+}
+
+}  // namespace
+
 // TRIBENCH_KERNEL_DIR=DIR (a checkout, or any folder laid out like one) makes kernels be
 // read from DIR/programs/<p>/kernels.{cl,cu} where that file exists, so kernel developers
-// and tests need no rebuild (docs/robustness.md). Without it: the embedded copies.
+// and tests need no rebuild (docs/robustness.md). Without it: the embedded copies. A
+// kernels.cl.ptx or kernels.cu.ptx beside them is PTX for the CUDA backends to load in
+// place of their compiler's (docs/ptx-tools.md, "Running other PTX").
 Source program_source(const Program& p, Dialect d) {
     const std::string file = "programs/" + p.name() + (d == Dialect::Cuda ? "/kernels.cu" : "/kernels.cl");
     const char* dir = std::getenv("TRIBENCH_KERNEL_DIR");
@@ -30,13 +45,16 @@ Source program_source(const Program& p, Dialect d) {
     if (!std::filesystem::is_directory(dir, ec))
         throw Error(std::string("TRIBENCH_KERNEL_DIR=") + dir + " is not a directory");
     const std::string path = (std::filesystem::path(dir) / file).string();
-    if (!std::filesystem::exists(path, ec)) return Source{file, embedded_file(file), d};
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error("cannot read " + path + ": " + std::strerror(errno));
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) throw Error("cannot read " + path);
-    return Source{path, std::move(text).str(), d};
+    Source src = std::filesystem::exists(path, ec) ? Source{path, read_whole_file(path), d}
+                                                   : Source{file, embedded_file(file), d};
+    const std::string ptx_path = path + ".ptx";
+    if (std::filesystem::exists(ptx_path, ec)) {
+        src.ptx_file = ptx_path;
+        src.ptx = read_whole_file(ptx_path);
+        if (src.ptx.find(".entry") == std::string::npos)
+            throw Error(ptx_path + ": not PTX (no .entry in it)");
+    }
+    return src;
 }
 
 std::unique_ptr<Instance> Program::prepare_vendor(Device&, const Dataset&, const RunConfig&) const {

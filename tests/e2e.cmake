@@ -166,6 +166,14 @@ if(Python3_FOUND)
   set_tests_properties(e2e.gb_json PROPERTIES TIMEOUT 600)
 endif()
 
+# scripts/opencl_ptx_to_prelude.py on real NVIDIA OpenCL output (docs/ptx-tools.md, "Running other PTX").
+if(Python3_FOUND)
+  add_test(NAME scripts.opencl_ptx_to_prelude
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/opencl_ptx_to_prelude_check.py
+                   ${PROJECT_SOURCE_DIR}/scripts/opencl_ptx_to_prelude.py ${CMAKE_CURRENT_SOURCE_DIR}/data/ptx/opencl_spmv.ptx
+                   ${E2E_DIR}/opencl_ptx)
+endif()
+
 # --save-outputs dumps mean the same thing whichever backend wrote them (docs/save-outputs.md):
 # every small dataset on every backend present (PoCL here; the CUDA backends and vendor on a
 # GPU machine), each dump checked with numpy against its documented meaning.

@@ -20,6 +20,7 @@
 #include "device.hpp"
 #include "matrix_market.hpp"
 #include "printable.hpp"
+#include "program.hpp"
 #include "cli/run_checks.hpp"
 #include "scoped_env.hpp"
 
@@ -280,3 +281,31 @@ TEST(KernelDir, MustBeAFolderLaidOutLikeACheckout) {
         EXPECT_EQ(error_of(check_kernel_dir), "");
     }
 }
+
+// A kernels.cl.ptx / kernels.cu.ptx in the folder is PTX for the CUDA backends to load
+// (docs/ptx-tools.md, "Running other PTX"); the source beside it, or the embedded one, still
+// comes with it (cuda-prelude takes the kernels' signatures from the OpenCL C).
+TEST(KernelDir, APtxFileBesideAKernelFileIsLoadedInsteadOfCompiling) {
+    const std::string dir = temp_path("ptx-kernel-dir");
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir + "/programs/mandelbrot");
+    const std::string ptx = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry mandelbrot()\n{\n\tret;\n}\n";
+    std::ofstream(dir + "/programs/mandelbrot/kernels.cl.ptx") << ptx;
+    tb::test::ScopedEnv env("TRIBENCH_KERNEL_DIR", dir.c_str());
+    EXPECT_EQ(error_of(check_kernel_dir), "");  // a .ptx alone makes a kernel folder
+
+    const Program& mandelbrot = find_program("mandelbrot");
+    const Source cl = program_source(mandelbrot, Dialect::OpenCL);
+    EXPECT_EQ(cl.ptx, ptx);
+    EXPECT_EQ(cl.ptx_file, dir + "/programs/mandelbrot/kernels.cl.ptx");
+    EXPECT_EQ(cl.file_name, "programs/mandelbrot/kernels.cl");  // the embedded source
+    EXPECT_NE(cl.text.find("__kernel"), std::string::npos);
+    const Source cu = program_source(mandelbrot, Dialect::Cuda);  // no kernels.cu.ptx
+    EXPECT_TRUE(cu.ptx.empty());
+    EXPECT_TRUE(cu.ptx_file.empty());
+
+    std::ofstream(dir + "/programs/mandelbrot/kernels.cu.ptx") << "not ptx at all\n";
+    EXPECT_EQ(error_of([&] { program_source(mandelbrot, Dialect::Cuda); }),
+              dir + "/programs/mandelbrot/kernels.cu.ptx: not PTX (no .entry in it)");
+}
+

@@ -589,3 +589,22 @@ TEST(KernelCacheKey, IsFnv1a64) {
 }
 
 }  // namespace
+
+// PTX given with the source (TRIBENCH_KERNEL_DIR's kernels.cl.ptx) is what the backend
+// loads, byte for byte, and is never cached; the OpenCL C still gives the signatures.
+TEST(NvrtcGivenPtx, ReplacesTheCompiledPtxAndKeepsTheSignatures) {
+    Source src{"given/kernels.cl", "__kernel void k(__global float* x, __local float* s, int n) { }\n",
+               Dialect::OpenCL};
+    src.ptx_file = "given/kernels.cl.ptx";
+    src.ptx = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(\n)\n{\n\tret;\n}\n";
+    const fs::path cache = fs::path(testing::TempDir()) / "given-ptx-cache";
+    fs::remove_all(cache);
+    tb::test::ScopedEnv env("TRIBENCH_CACHE_DIR", cache.c_str());
+    const PtxBuild b = compile_to_ptx(src, {}, kArch);
+    EXPECT_EQ(b.ptx, src.ptx);
+    EXPECT_NE(b.log.find("given/kernels.cl.ptx"), std::string::npos) << b.log;
+    ASSERT_EQ(b.kernels.size(), 1u);
+    EXPECT_EQ(b.kernels[0].name, "k");
+    EXPECT_EQ(b.kernels[0].local_params, std::vector<int>{1});
+    EXPECT_FALSE(fs::exists(cache / "nvrtc"));
+}
