@@ -136,7 +136,7 @@ if(HAVE_MANDELBROT)
           -- $<TARGET_FILE:tribench> ${M} ${QUICK} --out ${RB_OUT}/kernel_dir_missing.json)
   file(MAKE_DIRECTORY ${RB_IN}/empty-kernel-dir)
   rb_test(kernel_dir_empty --rc 2 --one-line --env TRIBENCH_KERNEL_DIR=${RB_IN}/empty-kernel-dir
-          --err "tribench: error: TRIBENCH_KERNEL_DIR=.*empty-kernel-dir holds no programs/<program>/kernels.cl or kernels.cu"
+          --err "tribench: error: TRIBENCH_KERNEL_DIR=.*empty-kernel-dir holds no programs/<program>/kernels.cl, kernels.cu or their .ptx"
           --no-file ${RB_OUT}/kernel_dir_empty.json
           -- $<TARGET_FILE:tribench> ${M} ${QUICK} --out ${RB_OUT}/kernel_dir_empty.json)
   rb_test(opencl_timing_unknown --rc 1 --env TRIBENCH_OPENCL_TIMING=sometimes
@@ -244,7 +244,7 @@ tb_cli_test(rb_ptx_out_unwritable 2 ONE_LINE ERR "tribench: error: cannot create
 # embedded kernels' PTX without a word.
 file(MAKE_DIRECTORY ${RB_IN}/empty-kernel-dir)
 rb_test(ptx_kernel_dir_empty --rc 2 --one-line --env TRIBENCH_KERNEL_DIR=${RB_IN}/empty-kernel-dir
-        --err "tribench: error: TRIBENCH_KERNEL_DIR=.*empty-kernel-dir holds no programs/<program>/kernels.cl or kernels.cu"
+        --err "tribench: error: TRIBENCH_KERNEL_DIR=.*empty-kernel-dir holds no programs/<program>/kernels.cl, kernels.cu or their .ptx"
         -- $<TARGET_FILE:tribench> ptx --program mandelbrot --arch sm_90 --out ${RB_OUT}/ptx-kernel-dir)
 rb_test(ptxdiff_kernel_dir_missing --rc 2 --one-line --env TRIBENCH_KERNEL_DIR=${RB_IN}/nosuch-dir
         --err "tribench: error: TRIBENCH_KERNEL_DIR=.*nosuch-dir is not a directory"
