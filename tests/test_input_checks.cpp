@@ -308,4 +308,3 @@ TEST(KernelDir, APtxFileBesideAKernelFileIsLoadedInsteadOfCompiling) {
     EXPECT_EQ(error_of([&] { program_source(mandelbrot, Dialect::Cuda); }),
               dir + "/programs/mandelbrot/kernels.cu.ptx: not PTX (no .entry in it)");
 }
-

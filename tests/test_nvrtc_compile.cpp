@@ -588,8 +588,6 @@ TEST(KernelCacheKey, IsFnv1a64) {
     EXPECT_EQ(fnv1a64_hex("foobar"), "85944171f73967e8");
 }
 
-}  // namespace
-
 // PTX given with the source (TRIBENCH_KERNEL_DIR's kernels.cl.ptx) is what the backend
 // loads, byte for byte, and is never cached; the OpenCL C still gives the signatures.
 TEST(NvrtcGivenPtx, ReplacesTheCompiledPtxAndKeepsTheSignatures) {
@@ -608,3 +606,5 @@ TEST(NvrtcGivenPtx, ReplacesTheCompiledPtxAndKeepsTheSignatures) {
     EXPECT_EQ(b.kernels[0].local_params, std::vector<int>{1});
     EXPECT_FALSE(fs::exists(cache / "nvrtc"));
 }
+
+}  // namespace
