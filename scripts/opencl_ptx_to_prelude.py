@@ -5,8 +5,8 @@ Usage: scripts/opencl_ptx_to_prelude.py OPENCL_PTX OUT_PTX
 
 OPENCL_PTX is what `tribench ptx -b opencl` writes on an NVIDIA GPU (<p>/opencl.ptx). Put
 OUT_PTX at DIR/programs/<p>/kernels.cl.ptx and run cuda-prelude with TRIBENCH_KERNEL_DIR=DIR:
-it then runs opencl's own code through the CUDA driver, which tells a compiler difference
-from a runtime one (docs/ptx-tools.md, "Running other PTX").
+it then runs opencl's code, less the two details below, through the CUDA driver
+(docs/ptx-tools.md, "Running other PTX": what that tells and what it does not).
 
 The two calling conventions differ in two places, and only those are rewritten:
 - a `__local` pointer parameter is, to NVIDIA's OpenCL, a shared-window address
