@@ -23,6 +23,11 @@
 #include "scoped_env.hpp"
 #include "test_data.hpp"
 
+namespace tb {
+// Test logs name a Source parameter by its file, not by its bytes.
+void PrintTo(const Source& s, std::ostream* os) { *os << s.file_name; }
+}  // namespace tb
+
 namespace {
 
 namespace fs = std::filesystem;
