@@ -149,6 +149,17 @@ if(TRIBENCH_HAVE_CUDA)
   set_tests_properties(e2e.ptxdiff_folder PROPERTIES FIXTURES_REQUIRED ptx_dump)
   tb_cli_test(ptxdiff_out 0 OUT "normalized diff written to" FILE ${E2E_DIR}/mandelbrot.ptxdiff
               ARGS ptxdiff --program mandelbrot cuda-native cuda-prelude --out ${E2E_DIR}/mandelbrot.ptxdiff)
+  # Two dumps with the same PTX and the SASS in another order (tests/data/ptx/README.md):
+  # the SASS line says how much of it runs in the same order, read from the dumps' .sass.
+  foreach(side a b)
+    configure_file(${CMAKE_CURRENT_SOURCE_DIR}/data/ptx/opencl_spmv.ptx ${E2E_DIR}/sass-${side}/spmv/opencl.ptx COPYONLY)
+  endforeach()
+  configure_file(${CMAKE_CURRENT_SOURCE_DIR}/data/ptx/opencl_spmv.sass ${E2E_DIR}/sass-a/spmv/opencl.sass COPYONLY)
+  configure_file(${CMAKE_CURRENT_SOURCE_DIR}/data/ptx/opencl_spmv_reordered.sass ${E2E_DIR}/sass-b/spmv/opencl.sass
+                 COPYONLY)
+  tb_cli_test(ptxdiff_sass_order 0
+              OUT "kernel spmv_merge_partition: .*SASS: 64 instructions in A, 64 in B \\(0\\). 56 the same and in the same order \\(88% of the longer\\).*normalized PTX: identical"
+              ARGS ptxdiff --program spmv ${E2E_DIR}/sass-a:opencl ${E2E_DIR}/sass-b:opencl)
 endif()
 tb_cli_test(ptxdiff_bad_operand 2 ONE_LINE ERR "tribench: error: bad operand 'cuda-magic': expected a backend"
             ARGS ptxdiff --program mandelbrot cuda-native cuda-magic)

@@ -10,6 +10,7 @@
 #include "device.hpp"
 #include "ptx/ptx_analysis.hpp"
 #include "ptx/ptx_resources.hpp"
+#include "ptx/sass_listing.hpp"
 
 using namespace tb;
 using namespace tb::ptx;
@@ -513,3 +514,37 @@ TEST(Ptxas, AssemblesCheckedInPtxWhenTheToolkitIsThere) {
         EXPECT_EQ(msg.find("/tmp"), std::string::npos) << msg;  // names the input "PTX"
     }
 }
+
+// ---- SASS listings (tests/data/ptx/README.md: real cuobjdump output, and the same with a
+// block of 8 instructions moved) --------------------------------------------------------------
+
+TEST(SassListing, ReadsEachFunctionsInstructionsWithoutAddressesOrEncodings) {
+    const auto fs = sass_functions(data("opencl_spmv.sass"));
+    ASSERT_EQ(fs.size(), 1u);
+    const auto& ins = fs.at("spmv_merge_partition");
+    ASSERT_EQ(ins.size(), 64u);  // grep -c of the address comments
+    EXPECT_EQ(ins.front(), "LDC R1, c[0x0][0x28]");
+    EXPECT_EQ(ins[9], "@P0 EXIT");
+    EXPECT_EQ(ins.back(), "NOP");  // printed "NOP;", without a space
+    for (const auto& i : ins) {
+        EXPECT_EQ(i.find("/*"), std::string::npos) << i;
+        EXPECT_EQ(i.find(';'), std::string::npos) << i;
+        EXPECT_EQ(i.find("  "), std::string::npos) << i;
+    }
+    EXPECT_TRUE(sass_functions("no listing here\n").empty());
+}
+
+TEST(SassListing, CommonOrderIsTheLongestCommonSubsequence) {
+    using V = std::vector<std::string>;
+    EXPECT_EQ(common_order(V{}, V{"a"}), 0u);
+    EXPECT_EQ(common_order(V{"a", "b", "c"}, V{"a", "b", "c"}), 3u);
+    EXPECT_EQ(common_order(V{"a", "b", "c"}, V{"a", "c"}), 2u);
+    EXPECT_EQ(common_order(V{"a", "b", "c", "d"}, V{"d", "a", "b", "c"}), 3u);
+    EXPECT_EQ(common_order(V{"a", "b"}, V{"b", "a"}), 1u);
+    const auto a = sass_functions(data("opencl_spmv.sass")).at("spmv_merge_partition");
+    const auto b = sass_functions(data("opencl_spmv_reordered.sass")).at("spmv_merge_partition");
+    EXPECT_EQ(b.size(), a.size());
+    EXPECT_EQ(common_order(a, b), 56u);  // 64 less the 8 moved (reorder_sass.py says so too)
+    EXPECT_EQ(common_order(b, a), 56u);
+}
+

@@ -1,7 +1,8 @@
 // `tribench ptxdiff --program P A B`: why is one backend slower? Compares the PTX of two
 // backends (or math modes, or two dumps of `tribench ptx`) kernel by kernel: instruction
-// counts by class and opcode, ptxas resources, then a normalized line diff
-// (docs/ptx-tools.md). The two CUDA backends need no GPU.
+// counts by class and opcode, ptxas resources, the SASS's order where cuobjdump or the
+// dumps give it, then a normalized line diff (docs/ptx-tools.md). The two CUDA backends
+// need no GPU.
 #include <algorithm>
 #include <filesystem>
 #include <iomanip>
@@ -15,6 +16,7 @@
 #include "program.hpp"
 #include "ptx/ptx_analysis.hpp"
 #include "ptx/ptx_resources.hpp"
+#include "ptx/sass_listing.hpp"
 
 namespace tb {
 
@@ -60,8 +62,8 @@ Operand parse_operand(const std::string& s, const std::string& default_math) {
     return op;
 }
 
-std::string folder_file(const Operand& op, const std::string& program) {
-    return op.dir + "/" + program + "/" + op.backend + ".ptx";
+std::string folder_file(const Operand& op, const std::string& program, const char* ext = ".ptx") {
+    return op.dir + "/" + program + "/" + op.backend + ext;
 }
 
 std::string describe(const Operand& op, const std::string& arch) {
@@ -76,6 +78,8 @@ struct Side {
     std::vector<ptx::Function> functions;
     ptx::PtxasReport resources;
     std::string resources_error;  // why there are none
+    std::map<std::string, std::vector<std::string>> sass;  // per function; empty: see sass_error
+    std::string sass_error;
     const ptx::Function* find(const std::string& name) const {
         for (const auto& f : functions)
             if (f.name == name) return &f;
@@ -91,10 +95,22 @@ Side load_side(const Operand& op, const std::string& program, const std::string&
     s.functions = ptx::parse_functions(text);
     s.target = ptx::ptx_target(text);
     if (s.target.empty()) s.target = arch;
+    // A dump's own .sass (`tribench ptx` wrote it beside the PTX) serves where this machine
+    // has no cuobjdump; otherwise the SASS comes from assembling the PTX now.
+    std::error_code ec;
+    const bool dumped_sass = !op.dir.empty() && std::filesystem::is_regular_file(folder_file(op, program, ".sass"), ec);
     try {
-        s.resources = ptx::assemble(text, s.target, false).report;
+        ptx::Assembly assembly = ptx::assemble(text, s.target, !dumped_sass);
+        s.resources = std::move(assembly.report);
+        s.sass = ptx::sass_functions(assembly.sass);
+        s.sass_error = assembly.sass_error;
     } catch (const Error& e) {
         s.resources_error = e.what();
+        s.sass_error = "no SASS: " + s.resources_error;
+    }
+    if (dumped_sass) {
+        s.sass = ptx::sass_functions(read_file(folder_file(op, program, ".sass")));
+        s.sass_error.clear();
     }
     return s;
 }
@@ -148,6 +164,24 @@ void print_resources(std::ostream& os, const std::string& name, const Side& a, c
     row("spill load bytes", ra->spill_load_bytes, rb->spill_load_bytes);
 }
 
+// Same instructions can run at different speeds in another order: how much of the two
+// SASS listings (registers included) runs in the same order.
+void print_sass_order(std::ostream& os, const std::string& name, const Side& a, const Side& b) {
+    const auto fa = a.sass.find(name), fb = b.sass.find(name);
+    if (fa == a.sass.end() || fb == b.sass.end()) {
+        const std::string why = !a.sass_error.empty() ? a.sass_error : b.sass_error;
+        if (!why.empty()) os << "  SASS: " << why << "\n";
+        return;  // otherwise not a function of its own in the SASS (inlined)
+    }
+    const std::size_t na = fa->second.size(), nb = fb->second.size();
+    const std::size_t same = ptx::common_order(fa->second, fb->second);
+    const std::size_t longer = std::max(na, nb);
+    os << "  SASS: " << na << " instructions in A, " << nb << " in B (" << signed_str(long(nb) - long(na))
+       << "); " << same << " the same and in the same order";
+    if (longer) os << " (" << (same * 100 + longer / 2) / longer << "% of the longer)";
+    os << "\n";
+}
+
 // Compares one program; the normalized diffs are appended to `diffs`.
 void compare_program(std::ostream& os, const std::string& program, const Side& a, const Side& b,
                      const PtxDiffOptions& o, std::string& diffs) {
@@ -177,6 +211,7 @@ void compare_program(std::ostream& os, const std::string& program, const Side& a
         print_counts(os, "class", ha.classes, hb.classes, o.top);
         print_counts(os, "opcode", ha.opcodes, hb.opcodes, o.top);
         print_resources(os, name, a, b);
+        print_sass_order(os, name, a, b);
 
         if (fa.lines == fb.lines) {
             os << "  normalized PTX: identical\n";
