@@ -18,36 +18,9 @@ import re
 import sys
 
 from plotfile import save_png
+from plotstyle import backend_key, color_of, slug, unique
 
-BACKEND_COLORS = {"cuda-native": "#1f77b4", "cuda-prelude": "#ff7f0e", "opencl": "#2ca02c", "vendor": "#7f7f7f"}
-EXTRA_COLORS = ["#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22"]
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
-BACKEND_ORDER = ["cuda-native", "cuda-prelude", "opencl", "vendor"]
-
-
-def color_of(backend, _cache={}):
-    if backend in BACKEND_COLORS:
-        return BACKEND_COLORS[backend]
-    if backend not in _cache:
-        _cache[backend] = EXTRA_COLORS[len(_cache) % len(EXTRA_COLORS)]
-    return _cache[backend]
-
-
-def backend_key(b):
-    return (BACKEND_ORDER.index(b) if b in BACKEND_ORDER else len(BACKEND_ORDER), b)
-
-
-def slug(text):
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "x"
-
-
-def unique(seq):
-    seen, out = set(), []
-    for x in seq:
-        if x not in seen:
-            seen.add(x)
-            out.append(x)
-    return out
 
 
 class Plotter:

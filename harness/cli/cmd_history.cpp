@@ -126,32 +126,14 @@ std::size_t resolve_commit_times(std::vector<HistoryRun>& runs, const std::strin
     return missing;
 }
 
-constexpr int kScriptMissingModule = 3;  // scripts/history.py: matplotlib cannot be imported
-
-// Runs the script; it prints "plot\t<file>\t<device>\t<math>\t<program>\t<title>" per PNG.
+// The script prints "plot\t<file>\t<device>\t<math>\t<program>\t<title>" per PNG.
 std::vector<HistoryPlot> draw_plots(const std::string& data_path, const std::string& dir) {
-    const std::string script = plotting_script("TRIBENCH_HISTORY_SCRIPT", "history.py");
-    ProcessResult pr;
-    try {
-        pr = run_process({"python3", script, data_path, "--out", dir});
-    } catch (const Error& e) {
-        throw Error(std::string(e.what()) + ": the plots need python3 with matplotlib (scripts/setup.sh), or pass --no-plots");
-    }
-    if (pr.exit_code == kScriptMissingModule)
-        throw Error("python3 " + last_output_line(pr.output) + ": install it (scripts/setup.sh does) or pass --no-plots");
-    if (pr.exit_code != 0) throw Error(script + " failed (exit " + std::to_string(pr.exit_code) + "): " + last_output_line(pr.output));
     std::vector<HistoryPlot> plots;
-    std::istringstream in(pr.output);
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.rfind("plot\t", 0) != 0) {
-            if (!line.empty()) std::cerr << "history.py: " << line << "\n";
-            continue;
-        }
+    for (const auto& line : run_plotting_script("TRIBENCH_HISTORY_SCRIPT", "history.py", data_path, dir)) {
         std::vector<std::string> f;
         std::string part;
-        std::istringstream ls(line.substr(5));
-        while (std::getline(ls, part, '\t')) f.push_back(part);
+        std::istringstream fields(line.substr(5));
+        while (std::getline(fields, part, '\t')) f.push_back(part);
         if (f.size() == 5) plots.push_back({f[0], f[1], f[2], f[3], f[4]});
     }
     return plots;

@@ -1,11 +1,7 @@
 // `tribench report`: REPORT.md plus the PNG plots scripts/report.py draws from
 // report-data.json, all in one folder.
-#include <cerrno>
-#include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <iostream>
-#include <sstream>
 
 #include "support/atomic_file.hpp"
 #include "cli/commands.hpp"
@@ -13,35 +9,16 @@
 #include "report/report.hpp"
 #include "support/subprocess.hpp"
 
-#ifndef TRIBENCH_SOURCE_DIR
-#define TRIBENCH_SOURCE_DIR "."
-#endif
-
 namespace tb {
 namespace {
 
 namespace fs = std::filesystem;
 
-// Exit status 3 is the script's way of saying matplotlib (or numpy) cannot be imported.
-constexpr int kScriptMissingModule = 3;
-
 std::vector<PlotEntry> draw_plots(const std::string& data_path, const std::string& dir) {
-    const std::string script = plotting_script("TRIBENCH_REPORT_SCRIPT", "report.py");
-    ProcessResult pr;
-    try {
-        pr = run_process({"python3", script, data_path, "--out", dir});
-    } catch (const Error& e) {
-        throw Error(std::string(e.what()) + ": the plots need python3 with matplotlib (scripts/setup.sh), or pass --no-plots");
-    }
-    if (pr.exit_code == kScriptMissingModule)
-        throw Error("python3 " + last_output_line(pr.output) + ": install it (scripts/setup.sh does) or pass --no-plots");
-    if (pr.exit_code != 0)
-        throw Error(script + " failed (exit " + std::to_string(pr.exit_code) + "): " + last_output_line(pr.output));
-    std::istringstream in(pr.output);
-    std::string line;
-    while (std::getline(in, line))  // pass on the script's warnings
-        if (line.rfind("plot\t", 0) != 0 && !line.empty()) std::cerr << "report.py: " << line << "\n";
-    return parse_plot_manifest(pr.output);
+    std::string manifest;
+    for (const auto& line : run_plotting_script("TRIBENCH_REPORT_SCRIPT", "report.py", data_path, dir))
+        manifest += line + "\n";
+    return parse_plot_manifest(manifest);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <iostream>
 #include <sstream>
 
 #include <fcntl.h>
@@ -69,6 +70,32 @@ std::string plotting_script(const char* env_var, const char* name) {
     if (!std::filesystem::is_regular_file(path))
         throw Error("plotting script " + path + " not found (set " + env_var + ", or pass --no-plots)");
     return path;
+}
+
+std::vector<std::string> run_plotting_script(const char* env_var, const char* name, const std::string& data_path,
+                                             const std::string& dir) {
+    constexpr int kScriptMissingModule = 3;  // the scripts' exit status when an import fails
+    const std::string script = plotting_script(env_var, name);
+    ProcessResult pr;
+    try {
+        pr = run_process({"python3", script, data_path, "--out", dir});
+    } catch (const Error& e) {
+        throw Error(std::string(e.what()) + ": the plots need python3 with matplotlib (scripts/setup.sh), or pass --no-plots");
+    }
+    if (pr.exit_code == kScriptMissingModule)
+        throw Error("python3 " + last_output_line(pr.output) + ": install it (scripts/setup.sh does) or pass --no-plots");
+    if (pr.exit_code != 0)
+        throw Error(script + " failed (exit " + std::to_string(pr.exit_code) + "): " + last_output_line(pr.output));
+    std::vector<std::string> plot_lines;
+    std::istringstream in(pr.output);
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind("plot\t", 0) == 0)
+            plot_lines.push_back(line);
+        else if (!line.empty())  // the script's warnings
+            std::cerr << name << ": " << line << "\n";
+    }
+    return plot_lines;
 }
 
 std::string last_output_line(const std::string& text) {

@@ -20,6 +20,13 @@ ProcessResult run_process(const std::vector<std::string>& argv);
 // Throws tb::Error naming the path, the variable and --no-plots when it is not a file.
 std::string plotting_script(const char* env_var, const char* name);
 
+// Runs a plotting script (plotting_script) as `python3 SCRIPT DATA --out DIR` and returns
+// the lines it printed for its plots, those starting "plot<TAB>"; every other line goes on to
+// stderr after "<name>: ". Throws tb::Error, in one line, when python3 or one of the modules
+// the script imports is missing (its exit status 3) or the script fails.
+std::vector<std::string> run_plotting_script(const char* env_var, const char* name, const std::string& data_path,
+                                             const std::string& dir);
+
 // The last non-blank line of a program's output ("(no output)" if none), for one-line errors.
 std::string last_output_line(const std::string& text);
 
