@@ -8,6 +8,7 @@
 #include <thread>
 #include <optional>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 
 #include "backend.hpp"
 #include "program.hpp"
+#include "measure/compiler_warnings.hpp"
 #include "measure/runner.hpp"
 
 namespace {
@@ -37,6 +39,7 @@ struct FakeBehaviour {
     std::vector<std::string> clocks;       // timing_clock() after the n-th time_ms: clocks[n % size]
     bool warmup = false;                   // needs_warmup_sample()
     std::string timeline;                  // what the device saw: 's' start_timing_series, 't' time_ms
+    std::string compile_log;               // the compiler's messages each compile returns
 };
 FakeBehaviour behaviour;
 
@@ -63,7 +66,9 @@ public:
     void copy(const Buffer&, const Buffer&, std::size_t) override {}
     void fill_u32(const Buffer&, std::uint32_t) override {}
     std::unique_ptr<Module> compile(const Source&, const CompileOptions&) override {
-        return std::make_unique<FakeModule>();
+        auto m = std::make_unique<FakeModule>();
+        m->log = behaviour.compile_log;
+        return m;
     }
     void launch(const Kernel&, Dim3, Dim3, const Args&) override {
         ++region_launches_;
@@ -334,6 +339,68 @@ TEST_F(RunnerTiming, BudgetCutsSamplesNotBenchmarks) {
     opt.budget_s = 0;
     opt.rule.min_time_s = 0.002;
     for (const auto& b : run_fake(2, opt).benchmarks) EXPECT_FALSE(b.budget_cut);
+}
+
+// A compile that succeeds with warnings says so on stderr, once per program and device, each
+// distinct warning once; a clean log says nothing.
+TEST_F(RunnerTiming, CompilerWarningsReachStderrOncePerModule) {
+    behaviour.compile_log =
+        "warning: fake/kernels.cl:7:3: loop not unrolled\n"
+        "note: source excerpt\n"
+        "warning: fake/kernels.cl:7:3: loop not unrolled\n";
+    testing::internal::CaptureStderr();
+    const Results r = run_fake(2, quick_options());
+    const std::string err = testing::internal::GetCapturedStderr();
+    for (const auto& b : r.benchmarks) EXPECT_EQ(b.status, Status::Ok) << b.error;
+    EXPECT_EQ(err,
+              "tribench: fake:0: programs/" + FakeProgram().name() + "/kernels.cl: 2 compiler warnings, 1 distinct:\n"
+              "  warning: fake/kernels.cl:7:3: loop not unrolled (x2)\n");
+
+    behaviour.compile_log = "note: nothing to see\n";
+    testing::internal::CaptureStderr();
+    run_fake(1, quick_options());
+    EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+}
+
+TEST(CompilerWarnings, DistinctWarningLinesInFirstSeenOrderWithCounts) {
+    // NVRTC's form: a warning line, the source line, a caret, and a remark that mentions
+    // warnings (plural) but is none.
+    const std::string log =
+        "k.cu(3): warning #177-D: variable \"x\" was declared but never referenced\r\n"
+        "    int x;\n"
+        "        ^\n"
+        "\n"
+        "Remark: The warnings can be suppressed with \"-diag-suppress <warning-number>\"\n"
+        "k.cu(9): Warning: b\n"
+        "k.cu(3): warning #177-D: variable \"x\" was declared but never referenced\n"
+        "k.cu(4): a line mentioning warnings or a warning\n"
+        "ptxas /tmp/k.ptx, line 5; warning : Unresolved texref\n";
+    const auto w = distinct_warnings(log);
+    ASSERT_EQ(w.size(), 3u);
+    EXPECT_EQ(w[0].text, "k.cu(3): warning #177-D: variable \"x\" was declared but never referenced");
+    EXPECT_EQ(w[0].count, 2);
+    EXPECT_EQ(w[1].text, "k.cu(9): Warning: b");
+    EXPECT_EQ(w[1].count, 1);
+    EXPECT_EQ(w[2].text, "ptxas /tmp/k.ptx, line 5; warning : Unresolved texref");
+    EXPECT_TRUE(distinct_warnings("").empty());
+}
+
+TEST(CompilerWarnings, PrintsACountTheFirstFewAndHowManyMore) {
+    std::ostringstream none;
+    print_compiler_warnings(none, "opencl:0: k.cl", "ptxas info: 0 bytes\n");
+    EXPECT_EQ(none.str(), "");
+
+    std::ostringstream one;
+    print_compiler_warnings(one, "opencl:0: k.cl", "warning: a\n");
+    EXPECT_EQ(one.str(), "tribench: opencl:0: k.cl: 1 compiler warning:\n  warning: a\n");
+
+    std::ostringstream many;
+    print_compiler_warnings(many, "cuda-native:0: k.cu", "warning: a\nwarning: b\nwarning: c\nwarning: a\n", 2);
+    EXPECT_EQ(many.str(),
+              "tribench: cuda-native:0: k.cu: 4 compiler warnings, 3 distinct:\n"
+              "  warning: a (x2)\n"
+              "  warning: b\n"
+              "  and 1 more\n");
 }
 
 TEST(Runner, ClosesOneBackendsDeviceBeforeOpeningTheNext) {

@@ -14,6 +14,7 @@
 
 #include "measure/calibration.hpp"
 #include "measure/compile_timing.hpp"
+#include "measure/compiler_warnings.hpp"
 #include "measure/interrupt.hpp"
 #include "measure/sampling.hpp"
 #include "ptx/ptx_hash.hpp"
@@ -151,6 +152,7 @@ private:
         try {
             const Source src = program_source(*c.program, dev.dialect());
             m.module = compile_timed(dev, src, co, opt_.compile_twice, m);
+            print_compiler_warnings(std::cerr, device_id(c) + ": " + src.file_name, m.module->log);
         } catch (const Error& e) {
             const std::string msg = e.what();
             const auto nl = msg.find('\n');
