@@ -86,6 +86,11 @@ if has soak && [[ -x $TB ]] && [[ -x scripts/soak.sh ]]; then
 fi
 if has ptx && [[ -x $TB ]]; then
   note "ptx"; "$TB" ptx --out "$LOGS/ptx" >"$LOGS/ptx.log" 2>&1 || status=1
+  # NVRTC's PTX of kernels.cl against NVIDIA's OpenCL compiler's (docs/ptx-tools.md): the
+  # summary, the diffs beside it; here each kernel's count line and its SASS line.
+  "$TB" ptxdiff -p all cuda-prelude opencl --out "$LOGS/ptxdiff-prelude-opencl.diff" \
+      >"$LOGS/ptxdiff-prelude-opencl.txt" 2>&1 || status=1
+  grep -E "^(ptxdiff|kernel|  SASS:)" "$LOGS/ptxdiff-prelude-opencl.txt" | head -80
 fi
 if has sanitize && [[ -x $TB ]] && command -v compute-sanitizer >/dev/null; then
   note "sanitize"
