@@ -130,6 +130,30 @@ TEST(ResultsJson, RejectsWrongVersionAndSchema) {
     auto n = to_json(sample_results());
     n["benchmarks"][0]["samples_ms"] = "fast";
     EXPECT_THROW(results_from_json(n), Error);
+    // A version that wraps to the supported one as an int is still another version.
+    auto w = to_json(sample_results());
+    w["version"] = (std::int64_t{1} << 32) + kResultsVersion;
+    EXPECT_THROW(results_from_json(w), Error);
+}
+
+// Integer fields hold integers in range: a float there would be an undefined conversion
+// (fuzz_results_tree found launches = 1.02e308, 2026-11-27).
+TEST(ResultsJson, LaunchesMustBeAnIntegerInRange) {
+    for (const nlohmann::json& bad : {nlohmann::json(1.02222e308), nlohmann::json(2.5), nlohmann::json("many")}) {
+        auto j = to_json(sample_results());
+        j["benchmarks"][0]["launches"] = bad;
+        try {
+            results_from_json(j);
+            ADD_FAILURE() << "accepted launches = " << bad.dump();
+        } catch (const Error& e) {
+            EXPECT_EQ(std::string(e.what()), "benchmarks[0]: field 'launches' has the wrong type or is out of range");
+        }
+    }
+    auto j = to_json(sample_results());
+    j["benchmarks"][0]["launches"] = 3;
+    EXPECT_EQ(results_from_json(j).benchmarks[0].launches, 3);
+    j["benchmarks"][0].erase("launches");
+    EXPECT_EQ(results_from_json(j).benchmarks[0].launches, 0);  // files before 2026-11-26
 }
 
 TEST(ResultsJson, LoadRejectsTruncatedFile) {

@@ -442,6 +442,16 @@ TEST(Noise, BadFilesAreOneLineErrors) {
          "devices.gpu.a/b/c: threshold_pct must be a positive number"},
         {{{"schema", "tribench-noise"}, {"version", 1}, {"z", "three"}, {"devices", nlohmann::json::object()}},
          "z must be a positive number"},
+        // Counts are whole: 1e300 as a size_t would be an undefined conversion, and a version
+        // of 2^32 + 1 read as an int would wrap to the supported 1.
+        {{{"schema", "tribench-noise"}, {"version", 1}, {"min_pairs", 1e300}, {"devices", nlohmann::json::object()}},
+         "noise file: min_pairs must be a non-negative integer"},
+        {{{"schema", "tribench-noise"}, {"version", 1}, {"devices", {{"gpu", {{"a/b/c", {{"threshold_pct", 2}, {"pairs", 2.5}}}}}}}},
+         "devices.gpu.a/b/c: pairs must be a non-negative integer"},
+        {{{"schema", "tribench-noise"}, {"version", 1}, {"devices", {{"gpu", {{"a/b/c", {{"threshold_pct", 2}, {"pairs", -3}}}}}}}},
+         "devices.gpu.a/b/c: pairs must be a non-negative integer"},
+        {{{"schema", "tribench-noise"}, {"version", (std::int64_t{1} << 32) + 1}, {"devices", nlohmann::json::object()}},
+         "noise version 4294967297 is not supported"},
     };
     for (const auto& [j, expect] : cases) {
         try {
@@ -451,6 +461,16 @@ TEST(Noise, BadFilesAreOneLineErrors) {
             EXPECT_NE(std::string(e.what()).find(expect), std::string::npos) << e.what();
         }
     }
+}
+
+TEST(Noise, WholeCountsAreRead) {
+    const auto j = nlohmann::json::parse(
+        R"({"schema": "tribench-noise", "version": 1, "min_pairs": 7,
+            "devices": {"gpu": {"a/b/c": {"threshold_pct": 2, "pairs": 12, "sigma": 0.01}}}})");
+    const NoiseModel m = noise_model_from_json(j);
+    EXPECT_EQ(m.min_pairs, 7u);
+    ASSERT_NE(m.find("gpu", "a/b/c"), nullptr);
+    EXPECT_EQ(m.find("gpu", "a/b/c")->pairs, 12u);
 }
 
 // --- compare with the noise model, and the CI formats ---------------------------------------

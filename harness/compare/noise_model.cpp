@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 
 #include "support/atomic_file.hpp"
 #include "device.hpp"
@@ -25,6 +27,17 @@ double number_field(const nlohmann::json& j, const char* key, const std::string&
     if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0 || (positive && v.get<double>() == 0))
         throw Error(where + ": " + key + " must be a " + (positive ? "positive" : "non-negative") + " number");
     return v.get<double>();
+}
+
+// An optional count: a non-negative integer (a float would be an undefined conversion when
+// it is out of range).
+std::size_t count_field(const nlohmann::json& j, const char* key, const std::string& where, std::size_t fallback) {
+    if (!j.contains(key)) return fallback;
+    const nlohmann::json& v = j.at(key);
+    const bool whole = v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0);
+    if (!whole || v.get<std::uint64_t>() > std::numeric_limits<std::size_t>::max())
+        throw Error(where + ": " + key + " must be a non-negative integer");
+    return std::size_t(v.get<std::uint64_t>());
 }
 
 }  // namespace
@@ -102,14 +115,14 @@ NoiseModel noise_model_from_json(const nlohmann::json& j) {
     if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string() || j["schema"].get<std::string>() != kNoiseSchema)
         throw Error(std::string("not a tribench noise file (no \"schema\": \"") + kNoiseSchema + "\")");
     if (!j.contains("version") || !j["version"].is_number_integer()) throw Error("noise file has no integer \"version\"");
-    const int v = j["version"].get<int>();
+    const std::int64_t v = j["version"].get<std::int64_t>();  // compared whole: an int would wrap
     if (v != kNoiseVersion)
         throw Error("noise version " + std::to_string(v) + " is not supported (this tribench reads " +
                     std::to_string(kNoiseVersion) + ")");
     NoiseModel m;
     m.z = number_field(j, "z", "noise file", m.z, true);
     m.floor_pct = number_field(j, "floor_pct", "noise file", m.floor_pct, false);
-    m.min_pairs = std::size_t(number_field(j, "min_pairs", "noise file", double(m.min_pairs), false));
+    m.min_pairs = count_field(j, "min_pairs", "noise file", m.min_pairs);
     if (j.contains("created_utc") && j["created_utc"].is_string()) m.created_utc = j["created_utc"].get<std::string>();
     if (j.contains("source") && j["source"].is_string()) m.source = j["source"].get<std::string>();
     if (!j.contains("devices") || !j["devices"].is_object()) throw Error("noise file has no \"devices\" object");
@@ -123,7 +136,7 @@ NoiseModel noise_model_from_json(const nlohmann::json& j) {
             NoiseEntry ne;
             ne.threshold_pct = e["threshold_pct"].get<double>();
             ne.sigma = number_field(e, "sigma", where, 0, false);
-            ne.pairs = std::size_t(number_field(e, "pairs", where, 0, false));
+            ne.pairs = count_field(e, "pairs", where, 0);
             m.devices[device][name] = ne;
         }
     }

@@ -200,7 +200,7 @@ BenchmarkResult benchmark_from_json(const json& j, const std::string& where) {
         b.compile_cached_ms = j["compile"].value("cached_ms", 0.0);
     }
     b.graph_capture_ms = j.value("graph_capture_ms", 0.0);
-    b.launches = j.value("launches", std::int64_t{0});  // files before 2026-11-26 lack it
+    b.launches = integer_field<std::int64_t>(j, "launches", where);  // files before 2026-11-26 lack it
     b.noisy = j.value("noisy", false);
     // Files from before gated timing (2026-11-25) were timed plainly and have no batch or clock.
     if (j.contains("timing")) {
@@ -317,7 +317,7 @@ Results results_from_json(const json& j) {
         throw Error("not a tribench results file (no \"schema\": \"tribench-results\")");
     if (!j.contains("version") || !j["version"].is_number_integer())
         throw Error("results file has no integer \"version\"");
-    const int v = j["version"].get<int>();
+    const std::int64_t v = j["version"].get<std::int64_t>();  // compared whole: an int would wrap
     if (v != kResultsVersion)
         throw Error("results version " + std::to_string(v) + " is not supported (this tribench reads " +
                     std::to_string(kResultsVersion) + ")");
