@@ -136,6 +136,19 @@ TEST(ResultsJson, RejectsWrongVersionAndSchema) {
     EXPECT_THROW(results_from_json(w), Error);
 }
 
+// A bad timing mode is named in the one-line error, its bytes escaped (fuzz_results_tree,
+// 2026-11-27: raw 0xff bytes reached the message).
+TEST(ResultsJson, ABadTimingModeIsNamedPrintably) {
+    auto j = to_json(sample_results());
+    j["benchmarks"][0]["timing"]["mode"] = std::string("fast\xff\n");
+    try {
+        results_from_json(j);
+        FAIL() << "accepted a timing mode of raw bytes";
+    } catch (const Error& e) {
+        EXPECT_EQ(std::string(e.what()), "benchmarks[0]: timing.mode 'fast\\xff\\x0a' is neither 'gated' nor 'plain'");
+    }
+}
+
 // Integer fields hold integers in range: a float there would be an undefined conversion
 // (fuzz_results_tree found launches = 1.02e308, 2026-11-27).
 TEST(ResultsJson, LaunchesMustBeAnIntegerInRange) {

@@ -208,7 +208,7 @@ BenchmarkResult benchmark_from_json(const json& j, const std::string& where) {
         b.timing_note = j["timing"].value("note", "");
         b.timing_clock = j["timing"].value("clock", "events");
         if (b.timing != "gated" && b.timing != "plain")
-            throw Error(where + ": timing.mode '" + b.timing + "' is neither 'gated' nor 'plain'");
+            throw Error(where + ": timing.mode '" + printable(b.timing) + "' is neither 'gated' nor 'plain'");
     }
     if (j.contains("batch")) {
         b.batch_ms = j["batch"].value("ms", 0.0);
