@@ -324,9 +324,10 @@ TEST(ClTranslate, OpenclPragmasAreBlankedOthersKept) {
         "  #  pragma OPENCL FP_CONTRACT ON\n"
         "#pragma unroll 4\n"
         "#pragma OPENCLX stays\n"
+        "#pragmaOPENCL stays\n"  // not a pragma: an unknown directive, for the compiler to refuse
         "int after;\n";
     const auto t = rewrite_local_params(src);
-    EXPECT_EQ(t.text, "\n  \n#pragma unroll 4\n#pragma OPENCLX stays\nint after;\n");
+    EXPECT_EQ(t.text, "\n  \n#pragma unroll 4\n#pragma OPENCLX stays\n#pragmaOPENCL stays\nint after;\n");
 }
 
 TEST(ClTranslate, RejectsWhatItCannotTranslate) {
@@ -346,6 +347,10 @@ TEST(ClTranslate, RejectsWhatItCannotTranslate) {
         {"__kernel void notype(__local *p) { }", {"notype", "'p'", "element type"}},
         {"__kernel void two_spaces(__local __global float *p) { }", {"two_spaces", "'p'", "__global"}},
         {"/* never closed\n__kernel void k(__local float *p) { }", {"unterminated comment"}},
+        // The parameter is rewritten whole, so a directive inside it is refused, not dropped
+        // (fuzz_cl_translate, 2026-11-27: two rewrites of one range, an internal error).
+        {"kernel\nvoid u(local t\n#pragma OPENCL EXTENSION all : enable\n*u){}", {"'u'", "line 2", "preprocessor directive"}},
+        {"kernel void v(local\n#ifdef F\nfloat\n#else\nint\n#endif\n*p){}", {"'p'", "preprocessor directive"}},
     };
     for (const Case& c : cases) {
         const std::string msg = error_of(c.src);

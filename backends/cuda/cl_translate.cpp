@@ -249,7 +249,7 @@ private:
             std::size_t k = 1;  // past '#'
             auto skip_space = [&] { while (k < dir.size() && (dir[k] == ' ' || dir[k] == '\t')) ++k; };
             skip_space();
-            if (dir.substr(k, 6) != "pragma") continue;
+            if (dir.substr(k, 6) != "pragma" || (k + 6 < dir.size() && ident_char(dir[k + 6]))) continue;
             k += 6;
             skip_space();
             if (dir.substr(k, 6) != "OPENCL" || (k + 6 < dir.size() && ident_char(dir[k + 6]))) continue;
@@ -370,7 +370,12 @@ private:
                 fail_param(kernel, name, k, "cannot parse '" + printable(w) + "' after '*'");
         }
 
+        // The parameter's text is replaced whole: a directive inside it would be lost (or,
+        // an #if, both its branches taken as the type).
         const std::size_t from = t_[b].begin, to = t_[e - 1].end;
+        for (const Directive& d : lexed_.directives)
+            if (d.begin >= from && d.begin < to)
+                fail_param(kernel, name, b, "a preprocessor directive inside a __local parameter is not supported");
         const auto newlines = static_cast<std::size_t>(std::count(s_.begin() + static_cast<std::ptrdiff_t>(from),
                                                                   s_.begin() + static_cast<std::ptrdiff_t>(to), '\n'));
         const std::string offset = name + "_tb_off";

@@ -1,0 +1,4 @@
+kernel
+void u(local t
+#pragmaOPENCL
+*u){
