@@ -1,13 +1,10 @@
 #include "program.hpp"
 
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "embedded.hpp"
+#include "read_file.hpp"
 
 namespace tb {
 
@@ -18,19 +15,6 @@ std::int64_t Dataset::param(const std::string& key) const {
 }
 
 const char* to_string(LaunchMode m) { return m == LaunchMode::Graph ? "graph" : "stream"; }
-
-namespace {
-
-std::string read_whole_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error("cannot read " + path + ": " + std::strerror(errno));
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) throw Error("cannot read " + path);
-    return std::move(text).str();
-}
-
-}  // namespace
 
 // TRIBENCH_KERNEL_DIR=DIR (a checkout, or any folder laid out like one) makes kernels be
 // read from DIR/programs/<p>/kernels.{cl,cu} where that file exists, so kernel developers
@@ -45,12 +29,12 @@ Source program_source(const Program& p, Dialect d) {
     if (!std::filesystem::is_directory(dir, ec))
         throw Error(std::string("TRIBENCH_KERNEL_DIR=") + dir + " is not a directory");
     const std::string path = (std::filesystem::path(dir) / file).string();
-    Source src = std::filesystem::exists(path, ec) ? Source{path, read_whole_file(path), d}
+    Source src = std::filesystem::exists(path, ec) ? Source{path, read_file(path), d}
                                                    : Source{file, embedded_file(file), d};
     const std::string ptx_path = path + ".ptx";
     if (std::filesystem::exists(ptx_path, ec)) {
         src.ptx_file = ptx_path;
-        src.ptx = read_whole_file(ptx_path);
+        src.ptx = read_file(ptx_path);
         if (src.ptx.find(".entry") == std::string::npos)
             throw Error(ptx_path + ": not PTX (no .entry in it)");
     }

@@ -9,6 +9,7 @@
 #include "backend.hpp"
 #include "measure/calibration.hpp"
 #include "support/atomic_file.hpp"
+#include "read_file.hpp"
 #include "results/npy.hpp"
 #include "ptx/ptx_hash.hpp"
 #include "results/results.hpp"

@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include "support/atomic_file.hpp"
+#include "read_file.hpp"
 #include "cli/cli_numbers.hpp"
 #include "device.hpp"
 #include "matrix_market.hpp"

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "support/atomic_file.hpp"
+#include "read_file.hpp"
 #include "device.hpp"
 #include "ptx/ptx_analysis.hpp"
 #include "ptx/ptx_resources.hpp"

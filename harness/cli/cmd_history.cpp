@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "support/atomic_file.hpp"
+#include "read_file.hpp"
 #include "cli/commands.hpp"
 #include "compare/history.hpp"
 #include "report/history_format.hpp"

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "support/atomic_file.hpp"
+#include "read_file.hpp"
 #include "backend.hpp"
 #include "cli/commands.hpp"
 #include "cli/run_checks.hpp"

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "support/atomic_file.hpp"
+#include "read_file.hpp"
 #include "device.hpp"
 
 namespace tb {

@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "support/atomic_file.hpp"
+#include "read_file.hpp"
 #include "printable.hpp"
 
 namespace tb {

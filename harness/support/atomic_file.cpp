@@ -5,9 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -168,15 +166,6 @@ void write_file_atomically(const std::string& path, const std::string& content) 
         case Kind::Special: return write_through(path, content);
         case Kind::Replace: return replace(path, t, content);
     }
-}
-
-std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error("cannot read " + printable_path(path) + ": " + std::strerror(errno));
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    if (in.bad()) throw Error("cannot read " + printable_path(path) + ": read error");
-    return ss.str();
 }
 
 }  // namespace tb

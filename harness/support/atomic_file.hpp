@@ -26,7 +26,4 @@ bool is_standard_output(const std::string& path);
 // Writes content to path as described above. Throws tb::Error("cannot write <path>: <reason>").
 void write_file_atomically(const std::string& path, const std::string& content);
 
-// Throws tb::Error("cannot read <path>: <reason>").
-std::string read_file(const std::string& path);
-
 }  // namespace tb
