@@ -233,16 +233,19 @@ void check_plan(const Shape& s, const std::vector<Pass>& plan, const Tuning& t) 
 }  // namespace
 
 TEST(FftPlan, EveryDatasetObeysTheKernelInvariantsAndDependsOnTheDeviceOnlyThroughWideGroups) {
-    // One plan for every device that holds a wide group (CUDA on an H100, PoCL); on NVIDIA's
-    // OpenCL (48 KiB) the same plan with two passes wherever the others make one wide pass.
+    // One plan for every device that holds a wide group of 1024 work-items in 48 KiB (CUDA on
+    // an H100, PoCL, NVIDIA's OpenCL); where groups stop at 512, two passes wherever the
+    // others make one wide pass.
     const Program& p = find_program("fft");
+    const DeviceInfo small_groups = device_info(48 * 1024, 512);
     int wide = 0;
     for (const auto& d : p.datasets()) {
         const Shape s = shape_of(d);
         const auto plan = make_plan(s, kTuning, kH100);
         check_plan(s, plan, kTuning);
         EXPECT_EQ(describe(make_plan(s, kTuning, kPocl)), describe(plan)) << d.name;
-        const auto narrow = make_plan(s, kTuning, kNvidiaOpenCL);
+        EXPECT_EQ(describe(make_plan(s, kTuning, kNvidiaOpenCL)), describe(plan)) << d.name;
+        const auto narrow = make_plan(s, kTuning, small_groups);
         check_plan(s, narrow, kTuning);
         EXPECT_EQ(describe(narrow), describe(make_plan(s, kTuning, kH100, false))) << d.name;
         for (const Pass& pass : narrow) EXPECT_FALSE(pass.wide) << d.name;
@@ -257,32 +260,38 @@ TEST(FftPlan, SpeedCriticalShapesUseFewWidePasses) {
     // pass, columns in two of 64; transforms of up to 4096 points in one launch.
     EXPECT_EQ(describe(make_plan(one_d(1 << 20, 16), kTuning, kH100)), "1024s/4 1024s/4");
     EXPECT_EQ(describe(make_plan(one_d(1 << 24, 1), kTuning, kH100)), "256s/16 256s/16 256s/16");
-    EXPECT_EQ(describe(make_plan(two_d(4096, 4096), kTuning, kNvidiaOpenCL)), "4096/1 64s/64 64s/64");
+    EXPECT_EQ(describe(make_plan(two_d(4096, 4096), kTuning, kH100, false)), "4096/1 64s/64 64s/64");
     EXPECT_EQ(describe(make_plan(one_d(4096, 1024), kTuning, kH100)), "4096/1");
     EXPECT_EQ(describe(make_plan(one_d(256, 4096), kTuning, kH100)), "256/16");
     const auto p1 = make_plan(one_d(1 << 20, 16), kTuning, kH100);
     EXPECT_EQ(p1[0].log2Nsv, 0) << "first pass writes contiguous rows (staged)";
     EXPECT_EQ(p1[1].log2Ns, 10);
     EXPECT_EQ(p1[1].log2Nsv, 10);
-    const auto p2 = make_plan(two_d(4096, 4096), kTuning, kNvidiaOpenCL);
+    const auto p2 = make_plan(two_d(4096, 4096), kTuning, kH100, false);
     EXPECT_EQ(p2[1].log2S, 12);
     EXPECT_EQ(p2[2].log2Nsv, 18);
 }
 
 TEST(FftPlan, StridedAxesOf4096PointsTakeOneWidePassWhereTheDeviceHoldsIt) {
-    // 1024 work-items, 4 columns of 4096 points, 128 KiB: the columns of 4096 x 4096 in one pass.
-    const auto p = make_plan(two_d(4096, 4096), kTuning, kH100);
-    EXPECT_EQ(describe(p), "4096/1 4096sw/4");
-    EXPECT_EQ(p[1].kernel(), "fft_r4096_wide");
-    EXPECT_EQ(p[1].threads, 1024);
-    EXPECT_EQ(p[1].local_bytes, 128u * 1024);
-    EXPECT_EQ(p[1].log2M, 12);
-    EXPECT_EQ(p[1].log2Nsv, 12);
-    EXPECT_EQ(p[1].twiddle_log2B(), -1);
+    // 1024 work-items, 4 columns of 4096 points (128 KiB) exchanged in phases of 32 KiB: the
+    // columns of 4096 x 4096 in one pass, on NVIDIA's OpenCL (48 KiB) as well.
+    for (const DeviceInfo& dev : {kH100, kNvidiaOpenCL}) {
+        const auto p = make_plan(two_d(4096, 4096), kTuning, dev);
+        EXPECT_EQ(describe(p), "4096/1 4096sw/4");
+        EXPECT_EQ(p[1].kernel(), "fft_r4096_wide");
+        EXPECT_EQ(p[1].threads, 1024);
+        EXPECT_EQ(p[1].local_bytes, 32u * 1024);
+        EXPECT_EQ(p[1].log2M, 12);
+        EXPECT_EQ(p[1].log2Nsv, 12);
+        EXPECT_EQ(p[1].twiddle_log2B(), -1);
+    }
     EXPECT_EQ(describe(make_plan(two_d(4096, 16), kTuning, kPocl)), "16/256 4096sw/4");
     // Not where the device lacks the local memory or the work-items, nor for other lengths,
     // 1-D axes, or a tuning without wide groups.
-    EXPECT_EQ(describe(make_plan(two_d(4096, 4096), kTuning, device_info(127 * 1024, 1024))), "4096/1 64s/64 64s/64");
+    Tuning whole = kTuning;
+    whole.group_local_limit = 128 * 1024;  // the wide exchange in one phase
+    EXPECT_EQ(make_plan(two_d(4096, 4096), whole, kH100).at(1).local_bytes, 128u * 1024);
+    EXPECT_EQ(describe(make_plan(two_d(4096, 4096), whole, device_info(127 * 1024, 1024))), "4096/1 64s/64 64s/64");
     EXPECT_EQ(describe(make_plan(two_d(4096, 4096), kTuning, device_info(4 << 20, 512))), "4096/1 64s/64 64s/64");
     EXPECT_EQ(describe(make_plan(two_d(2048, 4096), kTuning, kH100)), "4096/1 64s/64 32s/128");
     EXPECT_EQ(describe(make_plan(one_d(1 << 24, 1), kTuning, kH100)), "256s/16 256s/16 256s/16");
@@ -290,6 +299,32 @@ TEST(FftPlan, StridedAxesOf4096PointsTakeOneWidePassWhereTheDeviceHoldsIt) {
     off.log2_wide_group = off.log2_group;
     EXPECT_EQ(off.wide_local_bytes(), 0u);
     EXPECT_EQ(describe(make_plan(two_d(4096, 4096), off, kH100)), "4096/1 64s/64 64s/64");
+}
+
+TEST(FftPlan, WideExchangePhasesFollowTheLocalLimit) {
+    // 128 KiB of points: the parts in turn from 64 KiB down, then each in 2, 4, 8, 16 rounds.
+    struct Case {
+        std::size_t limit;
+        int phases, rounds;
+        bool split;
+    };
+    for (const Case c : {Case{256 << 10, 0, 0, false}, Case{128 << 10, 0, 0, false}, Case{127 << 10, 1, 0, true},
+                         Case{64 << 10, 1, 0, true}, Case{48 << 10, 2, 1, true}, Case{32 << 10, 2, 1, true},
+                         Case{16 << 10, 3, 2, true}, Case{4 << 10, 5, 4, true}}) {
+        Tuning t = kTuning;
+        t.group_local_limit = c.limit;
+        SCOPED_TRACE(c.limit);
+        EXPECT_EQ(t.wide_log2_phases(), c.phases);
+        EXPECT_EQ(t.wide_log2_rounds(), c.rounds);
+        EXPECT_EQ(t.wide_split_exchange(), c.split);
+        EXPECT_EQ(t.wide_local_bytes(), std::size_t(128 << 10) >> c.phases);
+        EXPECT_LE(t.wide_local_bytes(), c.limit);
+    }
+    // More than 16 rounds: no wide groups.
+    Tuning tiny = kTuning;
+    tiny.group_local_limit = 2 << 10;
+    EXPECT_EQ(tiny.wide_log2_phases(), -1);
+    EXPECT_EQ(tiny.wide_local_bytes(), 0u);
 }
 
 TEST(FftPlan, FallsBackToNarrowPassesWhereTheWideKernelAllowsFewerWorkItems) {
@@ -325,10 +360,12 @@ TEST(FftPlan, DefinesCarryTheTuning) {
     const auto d = kernel_defines(t);
     // 2^(10 + 3) points hold fewer than 4 columns of 4096: no wide groups, an empty wide kernel.
     for (const char* want : {"FFT_LOG2_E=3", "FFT_LOG2_GROUP=6", "FFT_SPLIT_EXCHANGE=1", "FFT_CU_MIN_GROUPS=4",
-                             "FFT_CU_MIN_GROUPS_R4096=5", "FFT_LOG2_WIDE_GROUP=0"})
+                             "FFT_CU_MIN_GROUPS_R4096=5", "FFT_LOG2_WIDE_GROUP=0", "FFT_WIDE_SPLIT_EXCHANGE=0",
+                             "FFT_WIDE_LOG2_ROUNDS=0"})
         EXPECT_NE(std::find(d.begin(), d.end(), std::string(want)), d.end()) << want;
     const auto k = kernel_defines(kTuning);
-    EXPECT_NE(std::find(k.begin(), k.end(), std::string("FFT_LOG2_WIDE_GROUP=10")), k.end());
+    for (const char* want : {"FFT_LOG2_WIDE_GROUP=10", "FFT_WIDE_SPLIT_EXCHANGE=1", "FFT_WIDE_LOG2_ROUNDS=1"})
+        EXPECT_NE(std::find(k.begin(), k.end(), std::string(want)), k.end()) << want;
     EXPECT_EQ(find_program("fft").defines(), k);
 }
 
@@ -463,12 +500,26 @@ TEST_F(FftOnOpenCL, MultiPassAxesValidate) {
 
 TEST_F(FftOnOpenCL, StridedAxesOf4096PointsValidateWithAndWithoutTheWidePass) {
     // PoCL holds wide groups: the columns of 4096 x 16 in one wide pass (4 groups of 4
-    // columns), and in two narrow ones as on NVIDIA's OpenCL.
+    // columns), and in two narrow ones as where groups stop at 512 work-items.
     const Shape s = two_d(4096, 16);
     for (bool wide : {true, false}) {
         auto inst = make_kernel_instance(*device_, module_for(kTuning), s, Variant::Forward, 3, kTuning, wide);
         EXPECT_EQ(inst->picked_variant(), wide ? "16/256 4096sw/4" : "16/256 64s/64 64s/64");
         run_and_validate(s, kTuning, wide);
+    }
+}
+
+TEST_F(FftOnOpenCL, TheWidePassValidatesInEveryExchangePhasing) {
+    // The default (the parts in turn, each in 2 rounds) ran above; here the whole exchange at
+    // once, the parts in turn, and 4 rounds each (tuning.hpp, wide_log2_phases).
+    for (std::size_t limit : {std::size_t(128) << 10, std::size_t(64) << 10, std::size_t(16) << 10}) {
+        Tuning t = kTuning;
+        t.group_local_limit = limit;
+        SCOPED_TRACE("group_local_limit " + std::to_string(limit));
+        ASSERT_GT(t.wide_local_bytes(), 0u);
+        EXPECT_EQ(make_kernel_instance(*device_, module_for(t), two_d(4096, 16), Variant::Forward, 3, t)->picked_variant(),
+                  "16/256 4096sw/4");
+        run_and_validate(two_d(4096, 16), t, true);
     }
 }
 

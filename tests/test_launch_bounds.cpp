@@ -114,6 +114,19 @@ TEST(LaunchBoundsPtx, AKernelMissingFromThePtxIsAnError) {
     }
 }
 
+// NVIDIA's runtime under-reports CL_KERNEL_WORK_GROUP_SIZE for kernels built from PTX, so
+// the backend reads an entry's own limit from the PTX (docs/opencl-backend.md).
+TEST(LaunchBoundsPtx, EntryLimitIsTheProductOfItsThreadDirective) {
+    const std::string out = cl::add_launch_bounds_to_ptx(kPtx, {EntryBounds{"fft_r8x", 1024, 1}, EntryBounds{"step", 64, 2}});
+    EXPECT_EQ(cl::ptx_entry_max_items(out, "fft_r8x"), 1024u);
+    EXPECT_EQ(cl::ptx_entry_max_items(out, "fft_r8"), 256u);  // .reqntid 256, 1, 1
+    EXPECT_EQ(cl::ptx_entry_max_items(out, "step"), 64u);
+    EXPECT_EQ(cl::ptx_entry_max_items(kPtx, "fft_r8x"), 0u) << "no directive: nothing to say";
+    EXPECT_EQ(cl::ptx_entry_max_items(out, "fft_r"), 0u) << "not an entry (a prefix of one)";
+    EXPECT_EQ(cl::ptx_entry_max_items(".entry k(\n)\n.maxntid 16, 8, 2\n{\n}\n", "k"), 256u);
+    EXPECT_EQ(cl::ptx_entry_max_items(".entry k(\n)\n.reqntid 32, 4\n{\n}\n", "k"), 128u);
+}
+
 // ---- on every device ----------------------------------------------------------------------------
 
 constexpr std::uint32_t kN = 1000, kGroup = 128;

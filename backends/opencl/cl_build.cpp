@@ -38,21 +38,6 @@ std::string build_log(cl_program program, cl_device_id device) {
     return trim_end(std::move(log));
 }
 
-// The program was built for exactly one device, so there is one binary.
-std::string program_binary(cl_program program) {
-    const Api& a = api();
-    std::size_t size = 0;
-    check(a.GetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr),
-          "clGetProgramInfo(CL_PROGRAM_BINARY_SIZES)");
-    std::string bin(size, '\0');
-    unsigned char* ptr = reinterpret_cast<unsigned char*>(bin.data());
-    if (size > 0)
-        check(a.GetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr),
-              "clGetProgramInfo(CL_PROGRAM_BINARIES)");
-    // PTX text ends in a NUL the string does not need.
-    while (!bin.empty() && bin.back() == '\0') bin.pop_back();
-    return bin;
-}
 
 // Precise mode must not silently lose its meaning on a device without the feature.
 void require_correctly_rounded(const BuildTarget& t, const Source& src) {
@@ -136,6 +121,21 @@ cl_program build_from_ptx(const BuildTarget& t, const Source& src, const std::st
 }
 
 }  // namespace
+
+std::string program_binary(cl_program program) {
+    const Api& a = api();
+    std::size_t size = 0;
+    check(a.GetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr),
+          "clGetProgramInfo(CL_PROGRAM_BINARY_SIZES)");
+    std::string bin(size, '\0');
+    unsigned char* ptr = reinterpret_cast<unsigned char*>(bin.data());
+    if (size > 0)
+        check(a.GetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr),
+              "clGetProgramInfo(CL_PROGRAM_BINARIES)");
+    // PTX text ends in a NUL the string does not need.
+    while (!bin.empty() && bin.back() == '\0') bin.pop_back();
+    return bin;
+}
 
 std::string build_options(const CompileOptions& opt) {
     std::string o;

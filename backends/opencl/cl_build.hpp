@@ -33,4 +33,7 @@ struct BuildTarget {
 // throws tb::Error("<file_name>: OpenCL build failed on <device>\n<build log>").
 BuiltProgram build_program(const BuildTarget& target, const Source& src, const CompileOptions& opt);
 
+// CL_PROGRAM_BINARIES of a program built for one device (PTX text on NVIDIA's platform).
+std::string program_binary(cl_program program);
+
 }  // namespace tb::cl

@@ -216,4 +216,25 @@ std::string add_launch_bounds_to_ptx(const std::string& ptx, const std::vector<E
     return joined(lines);
 }
 
+std::uint64_t ptx_entry_max_items(const std::string& ptx, const std::string& kernel) {
+    const std::vector<std::string> lines = lines_of(ptx);
+    std::smatch m;
+    for (std::size_t k = 0; k < lines.size(); ++k) {
+        if (!std::regex_search(lines[k], m, entry_line()) || m[1] != kernel) continue;
+        static const std::regex threads(R"(^\.(?:reqntid|maxntid)\s+(\d{1,9})(?:\s*,\s*(\d{1,9}))?(?:\s*,\s*(\d{1,9}))?)");
+        const std::size_t body = body_line(lines, k);
+        for (std::size_t j = k; j < body; ++j) {
+            const std::string t = trimmed(lines[j]);
+            std::smatch d;
+            if (!std::regex_search(t, d, threads)) continue;
+            std::uint64_t items = 1;
+            for (int i = 1; i <= 3; ++i)
+                if (d[i].matched) items *= std::stoull(d[i].str());
+            return items;
+        }
+        return 0;
+    }
+    return 0;
+}
+
 }  // namespace tb::cl

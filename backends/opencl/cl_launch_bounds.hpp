@@ -57,4 +57,9 @@ struct EntryBounds {
 // listed entry. Throws tb::Error when an entry is not in the PTX.
 std::string add_launch_bounds_to_ptx(const std::string& ptx, const std::vector<EntryBounds>& bounds);
 
+// The work-items an entry of `ptx` may be launched with by its own directives: the product of
+// its .reqntid or .maxntid dimensions (ptxas fits the entry's registers to them); 0 when it
+// has neither, or is not an entry of the PTX.
+std::uint64_t ptx_entry_max_items(const std::string& ptx, const std::string& kernel);
+
 }  // namespace tb::cl

@@ -2,6 +2,7 @@
 // profiling queue per opened device.
 #include "opencl_device.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <optional>
@@ -13,6 +14,7 @@
 #include "cl_events.hpp"
 #include "cl_gate.hpp"
 #include "cl_info.hpp"
+#include "cl_launch_bounds.hpp"
 #include "cl_module.hpp"
 
 namespace tb {
@@ -159,11 +161,20 @@ public:
     void* native_queue() const override { return queue_; }
 
     std::size_t max_group_size(const Kernel& k) override {
+        const auto kernel = static_cast<cl_kernel>(k.handle);
         std::size_t n = 0;
-        check(api().GetKernelWorkGroupInfo(static_cast<cl_kernel>(k.handle), ref_.device, CL_KERNEL_WORK_GROUP_SIZE,
-                                           sizeof n, &n, nullptr),
+        check(api().GetKernelWorkGroupInfo(kernel, ref_.device, CL_KERNEL_WORK_GROUP_SIZE, sizeof n, &n, nullptr),
               "clGetKernelWorkGroupInfo");
-        return n;
+        if (!nvidia_platform_) return n;
+        // NVIDIA's runtime reports 256 for fft_r4096_wide built from PTX that says .maxntid 1024
+        // (64 registers), and launches it with 1024 work-items (H100, driver 580.159.04,
+        // 2026-11-27): there the PTX's own limit, which ptxas fits the registers to, is the
+        // kernel's (docs/opencl-backend.md, "Work-group limits").
+        cl_program program = nullptr;
+        check(api().GetKernelInfo(kernel, CL_KERNEL_PROGRAM, sizeof program, &program, nullptr),
+              "clGetKernelInfo(CL_KERNEL_PROGRAM)");
+        const std::uint64_t declared = cl::ptx_entry_max_items(cl::program_binary(program), k.name);
+        return declared > 0 ? std::size_t(std::min<std::uint64_t>(declared, info_.max_work_group_size)) : n;
     }
 
     bool supports_gated_timing() const override { return cl::QueueGate::supported(); }

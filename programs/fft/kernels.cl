@@ -16,9 +16,10 @@
 // barriers).
 //
 // fft_r4096_wide is the same pass over strided 4096-point columns with groups of
-// FFT_WIDE_GROUP work-items (4 columns, 128 KiB of local memory): where the device allows
-// such groups, the host does a whole strided 4096-point axis (the columns of a 2-D
-// transform) in one pass instead of two (programs/fft/plan.cpp).
+// FFT_WIDE_GROUP work-items (4 columns, 128 KiB of points, exchanged in phases that each fit
+// the local limit): where the device allows such groups, the host does a
+// whole strided 4096-point axis (the columns of a 2-D transform) in one pass instead of two
+// (programs/fft/plan.cpp).
 //
 // Inverse transforms use conj(FFT(conj(x))): the first pass conjugates on load (in_im = -1),
 // the last conjugates and scales on store (out_re = 1/N, out_im = -1/N).
@@ -34,6 +35,12 @@
 #endif
 #ifndef FFT_LOG2_WIDE_GROUP
 #error "FFT_LOG2_WIDE_GROUP must come from the host (programs/fft/tuning.hpp)"
+#endif
+#ifndef FFT_WIDE_SPLIT_EXCHANGE
+#error "FFT_WIDE_SPLIT_EXCHANGE must come from the host (programs/fft/tuning.hpp)"
+#endif
+#ifndef FFT_WIDE_LOG2_ROUNDS
+#error "FFT_WIDE_LOG2_ROUNDS must come from the host (programs/fft/tuning.hpp)"
 #endif
 // Read only by the launch bounds: kernels.cu's __launch_bounds__ and TB_LAUNCH_BOUNDS here (cuda-prelude's
 // launch bounds; the opencl backend's on NVIDIA, docs/prelude.md). Both files take the same constants (tests/test_dialect_parity.cpp).
@@ -192,44 +199,75 @@ inline void stage(float2 *v, const int lr, const int B, const int log2Ns, const 
 // the B2 x 2^lr2 points of the next stage. Output k of butterfly j = q + u*TC goes to point
 // n' = (j / Ns) * Ns * r + (j mod Ns) + k * Ns; the next stage reads q + u*TC + k*STRIDE2.
 // Points sit at local index swizzle(cpart | (n << NSHIFT)); gbase = swizzle(cpart | (q << NSHIFT)).
+//
+// In 2^LRND rounds (the wide pass, where its points do not fit the local limit at once:
+// programs/fft/tuning.hpp), round rd moves the points whose n >> RSHIFT is rd, at index
+// swizzle(cpart | ((n mod 2^RSHIFT) << NSHIFT)), so the planes hold one round's points. A
+// work-item may read in a round before the one it writes in, so its reads go to nv, and
+// into v after the last round. Where a work-item's written points' top bits come from
+// q (WQ) it writes all of them in one round, and where every q + u*TC is below STRIDE2 <=
+// 2^RSHIFT (RK) its k alone says in which round it reads a point: both hold in the wide
+// pass, so rounds cost barriers and the registers of nv, not instructions.
 inline void exchange(float2 *v, __local float *sm, const int lr, const int B, const int lr2, const int B2,
                      const int log2Ns, const int LR, const int TC, const int NSHIFT, const int PLANE,
-                     const int q, const int cpart, const int gbase, const int first, const int SPLIT)
+                     const int q, const int cpart, const int gbase, const int first, const int SPLIT,
+                     const int LRND)
 {
     const int r = 1 << lr, r2 = 1 << lr2, STRIDE2 = (1 << LR) >> lr2;
     const int sq = ((q >> log2Ns) << (log2Ns + lr)) | (q & ((1 << log2Ns) - 1));
-    const int sbase = local_swizzle(cpart | (sq << NSHIFT));
+    const int RSHIFT = LR - LRND, NMASK = (1 << RSHIFT) - 1, P = PLANE >> LRND;
+    const int WQ = B == 1 && log2Ns + lr <= RSHIFT, RK = STRIDE2 <= (1 << RSHIFT);
+    const int sbase = local_swizzle(cpart | ((LRND ? sq & NMASK : sq) << NSHIFT));
+    const int rbase = LRND ? local_swizzle(cpart | ((q & NMASK) << NSHIFT)) : gbase;
+    float2 nv[FFT_E];
 #pragma unroll
     for (int part = 0; part < (SPLIT ? 2 : 1); ++part) {
-        if (!first || part > 0) barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
-        for (int u = 0; u < B; ++u)
+        for (int rd = 0; rd < (1 << LRND); ++rd) {
+            if (!first || part > 0 || rd > 0) barrier(CLK_LOCAL_MEM_FENCE);
+            if (!LRND || !WQ || (sq >> RSHIFT) == rd) {
 #pragma unroll
-            for (int k = 0; k < r; ++k) {
-                const int ju = u * TC;
-                const int su = ((ju >> log2Ns) << (log2Ns + lr)) | (ju & ((1 << log2Ns) - 1)) | (k << log2Ns);
-                const int i = sbase ^ local_swizzle(su << NSHIFT);
-                const float2 a = v[u * r + k];
-                if (SPLIT) {
-                    sm[i] = part ? a.y : a.x;
-                } else {
-                    sm[i] = a.x;
-                    sm[i + PLANE] = a.y;
-                }
+                for (int u = 0; u < B; ++u)
+#pragma unroll
+                    for (int k = 0; k < r; ++k) {
+                        const int ju = u * TC;
+                        const int su = ((ju >> log2Ns) << (log2Ns + lr)) | (ju & ((1 << log2Ns) - 1)) | (k << log2Ns);
+                        if (LRND && !WQ && ((sq | su) >> RSHIFT) != rd) continue;
+                        const int i = sbase ^ local_swizzle((LRND ? su & NMASK : su) << NSHIFT);
+                        const float2 a = v[u * r + k];
+                        if (SPLIT) {
+                            sm[i] = part ? a.y : a.x;
+                        } else {
+                            sm[i] = a.x;
+                            sm[i + P] = a.y;
+                        }
+                    }
             }
-        barrier(CLK_LOCAL_MEM_FENCE);
+            barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
-        for (int u = 0; u < B2; ++u)
+            for (int u = 0; u < B2; ++u)
 #pragma unroll
-            for (int k = 0; k < r2; ++k) {
-                const int i = gbase ^ local_swizzle((u * TC + k * STRIDE2) << NSHIFT);
-                if (SPLIT) {
-                    if (part) v[u * r2 + k].y = sm[i];
-                    else v[u * r2 + k].x = sm[i];
-                } else {
-                    v[u * r2 + k] = cplx(sm[i], sm[i + PLANE]);
+                for (int k = 0; k < r2; ++k) {
+                    const int n = u * TC + k * STRIDE2, j = u * r2 + k;
+                    if (LRND && (RK ? (k * STRIDE2) >> RSHIFT : (q + n) >> RSHIFT) != rd) continue;
+                    const int i = rbase ^ local_swizzle((LRND ? n & NMASK : n) << NSHIFT);
+                    if (SPLIT && LRND) {
+                        if (part) nv[j].y = sm[i];
+                        else nv[j].x = sm[i];
+                    } else if (SPLIT) {
+                        if (part) v[j].y = sm[i];
+                        else v[j].x = sm[i];
+                    } else if (LRND) {
+                        nv[j] = cplx(sm[i], sm[i + P]);
+                    } else {
+                        v[j] = cplx(sm[i], sm[i + P]);
+                    }
                 }
-            }
+        }
+    }
+    if (LRND) {
+#pragma unroll
+        for (int j = 0; j < B2 * r2; ++j) v[j] = nv[j];
     }
 }
 
@@ -237,7 +275,7 @@ inline void exchange(float2 *v, __local float *sm, const int lr, const int B, co
 // work-items, exchanging both parts at once or (SPLIT) in turn. LR, STRIDED, LG and SPLIT are
 // constants in every call, so all loops have constant trip counts, unroll, and v stays in
 // registers: stages of radix E (NFULL of them), then one of radix 2^REM when REM > 0.
-inline void fft_pass(const int LR, const int STRIDED, const int LG, const int SPLIT,
+inline void fft_pass(const int LR, const int STRIDED, const int LG, const int SPLIT, const int LRND,
                      __global const float2 *restrict in, __global float2 *restrict out,
                      __global const float2 *restrict tw, __global const float2 *restrict twp,
                      const int columns, const int log2M, const int log2Nsv, const int log2S, const int tw_log2B,
@@ -312,9 +350,9 @@ inline void fft_pass(const int LR, const int STRIDED, const int LG, const int SP
     for (int s = 0; s < NFULL; ++s) {
         stage(v, LER, 1, s * LER, q, TC, tw);
         if (s + 1 < NFULL)
-            exchange(v, sm, LER, 1, LER, 1, s * LER, LR, TC, NSHIFT, PLANE, q, cpart, gbase, s == 0, SPLIT);
+            exchange(v, sm, LER, 1, LER, 1, s * LER, LR, TC, NSHIFT, PLANE, q, cpart, gbase, s == 0, SPLIT, LRND);
         else if (REM > 0)
-            exchange(v, sm, LER, 1, REM, ER >> REM, s * LER, LR, TC, NSHIFT, PLANE, q, cpart, gbase, s == 0, SPLIT);
+            exchange(v, sm, LER, 1, REM, ER >> REM, s * LER, LR, TC, NSHIFT, PLANE, q, cpart, gbase, s == 0, SPLIT, LRND);
     }
     if (REM > 0) stage(v, REM, ER >> REM, NFULL * LER, q, TC, tw);
 
@@ -379,11 +417,11 @@ __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS
     float in_im, float out_re, float out_im, __local float *sm)
 {
     if (log2M > 0)
-        fft_pass(3, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
-                 in_im, out_re, out_im, sm);
+        fft_pass(3, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S,
+                 tw_log2B, in_im, out_re, out_im, sm);
     else
-        fft_pass(3, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
-                 in_im, out_re, out_im, sm);
+        fft_pass(3, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S,
+                 tw_log2B, in_im, out_re, out_im, sm);
 }
 
 __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS(FFT_GROUP, FFT_CU_MIN_GROUPS) void fft_r16(
@@ -392,11 +430,11 @@ __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS
     float in_im, float out_re, float out_im, __local float *sm)
 {
     if (log2M > 0)
-        fft_pass(4, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
-                 in_im, out_re, out_im, sm);
+        fft_pass(4, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S,
+                 tw_log2B, in_im, out_re, out_im, sm);
     else
-        fft_pass(4, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
-                 in_im, out_re, out_im, sm);
+        fft_pass(4, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S,
+                 tw_log2B, in_im, out_re, out_im, sm);
 }
 
 __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS(FFT_GROUP, FFT_CU_MIN_GROUPS) void fft_r32(
@@ -405,11 +443,11 @@ __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS
     float in_im, float out_re, float out_im, __local float *sm)
 {
     if (log2M > 0)
-        fft_pass(5, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
-                 in_im, out_re, out_im, sm);
+        fft_pass(5, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S,
+                 tw_log2B, in_im, out_re, out_im, sm);
     else
-        fft_pass(5, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
-                 in_im, out_re, out_im, sm);
+        fft_pass(5, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S,
+                 tw_log2B, in_im, out_re, out_im, sm);
 }
 
 __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS(FFT_GROUP, FFT_CU_MIN_GROUPS) void fft_r64(
@@ -418,11 +456,11 @@ __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS
     float in_im, float out_re, float out_im, __local float *sm)
 {
     if (log2M > 0)
-        fft_pass(6, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
-                 in_im, out_re, out_im, sm);
+        fft_pass(6, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S,
+                 tw_log2B, in_im, out_re, out_im, sm);
     else
-        fft_pass(6, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
-                 in_im, out_re, out_im, sm);
+        fft_pass(6, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S,
+                 tw_log2B, in_im, out_re, out_im, sm);
 }
 
 __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS(FFT_GROUP, FFT_CU_MIN_GROUPS) void fft_r128(
@@ -431,11 +469,11 @@ __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS
     float in_im, float out_re, float out_im, __local float *sm)
 {
     if (log2M > 0)
-        fft_pass(7, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
-                 in_im, out_re, out_im, sm);
+        fft_pass(7, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S,
+                 tw_log2B, in_im, out_re, out_im, sm);
     else
-        fft_pass(7, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
-                 in_im, out_re, out_im, sm);
+        fft_pass(7, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S,
+                 tw_log2B, in_im, out_re, out_im, sm);
 }
 
 __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS(FFT_GROUP, FFT_CU_MIN_GROUPS) void fft_r256(
@@ -444,11 +482,11 @@ __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS
     float in_im, float out_re, float out_im, __local float *sm)
 {
     if (log2M > 0)
-        fft_pass(8, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
-                 in_im, out_re, out_im, sm);
+        fft_pass(8, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S,
+                 tw_log2B, in_im, out_re, out_im, sm);
     else
-        fft_pass(8, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
-                 in_im, out_re, out_im, sm);
+        fft_pass(8, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S,
+                 tw_log2B, in_im, out_re, out_im, sm);
 }
 
 __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS(FFT_GROUP, FFT_CU_MIN_GROUPS) void fft_r512(
@@ -457,11 +495,11 @@ __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS
     float in_im, float out_re, float out_im, __local float *sm)
 {
     if (log2M > 0)
-        fft_pass(9, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
-                 in_im, out_re, out_im, sm);
+        fft_pass(9, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S,
+                 tw_log2B, in_im, out_re, out_im, sm);
     else
-        fft_pass(9, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
-                 in_im, out_re, out_im, sm);
+        fft_pass(9, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S,
+                 tw_log2B, in_im, out_re, out_im, sm);
 }
 
 __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS(FFT_GROUP, FFT_CU_MIN_GROUPS) void fft_r1024(
@@ -470,11 +508,11 @@ __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS
     float in_im, float out_re, float out_im, __local float *sm)
 {
     if (log2M > 0)
-        fft_pass(10, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
-                 in_im, out_re, out_im, sm);
+        fft_pass(10, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S,
+                 tw_log2B, in_im, out_re, out_im, sm);
     else
-        fft_pass(10, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
-                 in_im, out_re, out_im, sm);
+        fft_pass(10, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S,
+                 tw_log2B, in_im, out_re, out_im, sm);
 }
 
 __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS(FFT_GROUP, FFT_CU_MIN_GROUPS) void fft_r2048(
@@ -483,11 +521,11 @@ __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS
     float in_im, float out_re, float out_im, __local float *sm)
 {
     if (log2M > 0)
-        fft_pass(11, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
-                 in_im, out_re, out_im, sm);
+        fft_pass(11, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S,
+                 tw_log2B, in_im, out_re, out_im, sm);
     else
-        fft_pass(11, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
-                 in_im, out_re, out_im, sm);
+        fft_pass(11, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S,
+                 tw_log2B, in_im, out_re, out_im, sm);
 }
 
 __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS(FFT_GROUP, FFT_CU_MIN_GROUPS_R4096) void fft_r4096(
@@ -496,15 +534,16 @@ __kernel __attribute__((reqd_work_group_size(FFT_GROUP, 1, 1))) TB_LAUNCH_BOUNDS
     float in_im, float out_re, float out_im, __local float *sm)
 {
     if (log2M > 0)
-        fft_pass(12, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
-                 in_im, out_re, out_im, sm);
+        fft_pass(12, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S,
+                 tw_log2B, in_im, out_re, out_im, sm);
     else
-        fft_pass(12, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
-                 in_im, out_re, out_im, sm);
+        fft_pass(12, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S,
+                 tw_log2B, in_im, out_re, out_im, sm);
 }
 
-// Strided columns only, always both parts at once: the host plans it only where the device
-// allows FFT_WIDE_GROUP work-items and their 2 x 4 x 4096 floats of local memory. No
+// Strided columns only (their outputs strided too: log2Nsv > 0), exchanged in the phases of
+// FFT_WIDE_SPLIT_EXCHANGE and FFT_WIDE_LOG2_ROUNDS: the host plans it only where the device
+// allows FFT_WIDE_GROUP work-items and a phase's share of their 2 x 4 x 4096 floats. No
 // reqd_work_group_size: PoCL builds the work-group function of each kernel that has one
 // when the program is built (1.3 s more a build for this kernel, which only 2-D transforms
 // of 4096 rows run); TB_LAUNCH_BOUNDS gives cuda-prelude the same PTX either way.
@@ -513,6 +552,6 @@ __kernel TB_LAUNCH_BOUNDS(FFT_WIDE_GROUP, 1) void fft_r4096_wide(
     __global const float2 *restrict twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
     float in_im, float out_re, float out_im, __local float *sm)
 {
-    fft_pass(12, 1, FFT_LOG2_WIDE_GROUP, 0, in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re,
-             out_im, sm);
+    fft_pass(12, 1, FFT_LOG2_WIDE_GROUP, FFT_WIDE_SPLIT_EXCHANGE, FFT_WIDE_LOG2_ROUNDS, in, out, tw, twp, columns,
+             log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
 }

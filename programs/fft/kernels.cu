@@ -26,6 +26,12 @@
 #ifndef FFT_LOG2_WIDE_GROUP
 #error "FFT_LOG2_WIDE_GROUP must come from the host (programs/fft/tuning.hpp)"
 #endif
+#ifndef FFT_WIDE_SPLIT_EXCHANGE
+#error "FFT_WIDE_SPLIT_EXCHANGE must come from the host (programs/fft/tuning.hpp)"
+#endif
+#ifndef FFT_WIDE_LOG2_ROUNDS
+#error "FFT_WIDE_LOG2_ROUNDS must come from the host (programs/fft/tuning.hpp)"
+#endif
 #ifndef FFT_CU_MIN_GROUPS
 #error "FFT_CU_MIN_GROUPS must come from the host (programs/fft/tuning.hpp)"
 #endif
@@ -176,44 +182,75 @@ FFT_DEV void stage(float2* v, const int lr, const int B, const int log2Ns, const
 // the B2 x 2^lr2 points of the next stage. Output k of butterfly j = q + u*TC goes to point
 // n' = (j / Ns) * Ns * r + (j mod Ns) + k * Ns; the next stage reads q + u*TC + k*STRIDE2.
 // Points sit at shared index swizzle(cpart | (n << NSHIFT)); gbase = swizzle(cpart | (q << NSHIFT)).
+//
+// In 2^LRND rounds (the wide pass, where its points do not fit the local limit at once:
+// programs/fft/tuning.hpp), round rd moves the points whose n >> RSHIFT is rd, at index
+// swizzle(cpart | ((n mod 2^RSHIFT) << NSHIFT)), so the planes hold one round's points. A
+// work-item may read in a round before the one it writes in, so its reads go to nv, and
+// into v after the last round. Where a work-item's written points' top bits come from
+// q (WQ) it writes all of them in one round, and where every q + u*TC is below STRIDE2 <=
+// 2^RSHIFT (RK) its k alone says in which round it reads a point: both hold in the wide
+// pass, so rounds cost barriers and the registers of nv, not instructions.
 FFT_DEV void exchange(float2* v, float* sm, const int lr, const int B, const int lr2, const int B2,
                      const int log2Ns, const int LR, const int TC, const int NSHIFT, const int PLANE,
-                     const int q, const int cpart, const int gbase, const int first, const int SPLIT)
+                     const int q, const int cpart, const int gbase, const int first, const int SPLIT,
+                     const int LRND)
 {
     const int r = 1 << lr, r2 = 1 << lr2, STRIDE2 = (1 << LR) >> lr2;
     const int sq = ((q >> log2Ns) << (log2Ns + lr)) | (q & ((1 << log2Ns) - 1));
-    const int sbase = local_swizzle(cpart | (sq << NSHIFT));
+    const int RSHIFT = LR - LRND, NMASK = (1 << RSHIFT) - 1, P = PLANE >> LRND;
+    const int WQ = B == 1 && log2Ns + lr <= RSHIFT, RK = STRIDE2 <= (1 << RSHIFT);
+    const int sbase = local_swizzle(cpart | ((LRND ? sq & NMASK : sq) << NSHIFT));
+    const int rbase = LRND ? local_swizzle(cpart | ((q & NMASK) << NSHIFT)) : gbase;
+    float2 nv[FFT_E];
 #pragma unroll
     for (int part = 0; part < (SPLIT ? 2 : 1); ++part) {
-        if (!first || part > 0) __syncthreads();
 #pragma unroll
-        for (int u = 0; u < B; ++u)
+        for (int rd = 0; rd < (1 << LRND); ++rd) {
+            if (!first || part > 0 || rd > 0) __syncthreads();
+            if (!LRND || !WQ || (sq >> RSHIFT) == rd) {
 #pragma unroll
-            for (int k = 0; k < r; ++k) {
-                const int ju = u * TC;
-                const int su = ((ju >> log2Ns) << (log2Ns + lr)) | (ju & ((1 << log2Ns) - 1)) | (k << log2Ns);
-                const int i = sbase ^ local_swizzle(su << NSHIFT);
-                const float2 a = v[u * r + k];
-                if (SPLIT) {
-                    sm[i] = part ? a.y : a.x;
-                } else {
-                    sm[i] = a.x;
-                    sm[i + PLANE] = a.y;
-                }
+                for (int u = 0; u < B; ++u)
+#pragma unroll
+                    for (int k = 0; k < r; ++k) {
+                        const int ju = u * TC;
+                        const int su = ((ju >> log2Ns) << (log2Ns + lr)) | (ju & ((1 << log2Ns) - 1)) | (k << log2Ns);
+                        if (LRND && !WQ && ((sq | su) >> RSHIFT) != rd) continue;
+                        const int i = sbase ^ local_swizzle((LRND ? su & NMASK : su) << NSHIFT);
+                        const float2 a = v[u * r + k];
+                        if (SPLIT) {
+                            sm[i] = part ? a.y : a.x;
+                        } else {
+                            sm[i] = a.x;
+                            sm[i + P] = a.y;
+                        }
+                    }
             }
-        __syncthreads();
+            __syncthreads();
 #pragma unroll
-        for (int u = 0; u < B2; ++u)
+            for (int u = 0; u < B2; ++u)
 #pragma unroll
-            for (int k = 0; k < r2; ++k) {
-                const int i = gbase ^ local_swizzle((u * TC + k * STRIDE2) << NSHIFT);
-                if (SPLIT) {
-                    if (part) v[u * r2 + k].y = sm[i];
-                    else v[u * r2 + k].x = sm[i];
-                } else {
-                    v[u * r2 + k] = cplx(sm[i], sm[i + PLANE]);
+                for (int k = 0; k < r2; ++k) {
+                    const int n = u * TC + k * STRIDE2, j = u * r2 + k;
+                    if (LRND && (RK ? (k * STRIDE2) >> RSHIFT : (q + n) >> RSHIFT) != rd) continue;
+                    const int i = rbase ^ local_swizzle((LRND ? n & NMASK : n) << NSHIFT);
+                    if (SPLIT && LRND) {
+                        if (part) nv[j].y = sm[i];
+                        else nv[j].x = sm[i];
+                    } else if (SPLIT) {
+                        if (part) v[j].y = sm[i];
+                        else v[j].x = sm[i];
+                    } else if (LRND) {
+                        nv[j] = cplx(sm[i], sm[i + P]);
+                    } else {
+                        v[j] = cplx(sm[i], sm[i + P]);
+                    }
                 }
-            }
+        }
+    }
+    if (LRND) {
+#pragma unroll
+        for (int j = 0; j < B2 * r2; ++j) v[j] = nv[j];
     }
 }
 
@@ -221,7 +258,7 @@ FFT_DEV void exchange(float2* v, float* sm, const int lr, const int B, const int
 // threads, exchanging both parts at once or (SPLIT) in turn; all loops have constant trip
 // counts, unroll, and v stays in registers: stages of radix E (NFULL of them), then one of
 // radix 2^REM when REM > 0.
-template <int LR, int STRIDED, int LG, int SPLIT>
+template <int LR, int STRIDED, int LG, int SPLIT, int LRND>
 FFT_DEV void fft_pass(const float2* __restrict__ in, float2* __restrict__ out, const float2* __restrict__ tw,
                       const float2* __restrict__ twp, const int columns, const int log2M, const int log2Nsv,
                       const int log2S, const int tw_log2B, const float in_im, const float out_re, const float out_im)
@@ -296,9 +333,9 @@ FFT_DEV void fft_pass(const float2* __restrict__ in, float2* __restrict__ out, c
     for (int s = 0; s < NFULL; ++s) {
         stage(v, LER, 1, s * LER, q, TC, tw);
         if (s + 1 < NFULL)
-            exchange(v, sm, LER, 1, LER, 1, s * LER, LR, TC, NSHIFT, PLANE, q, cpart, gbase, s == 0, SPLIT);
+            exchange(v, sm, LER, 1, LER, 1, s * LER, LR, TC, NSHIFT, PLANE, q, cpart, gbase, s == 0, SPLIT, LRND);
         else if (REM > 0)
-            exchange(v, sm, LER, 1, REM, ER >> REM, s * LER, LR, TC, NSHIFT, PLANE, q, cpart, gbase, s == 0, SPLIT);
+            exchange(v, sm, LER, 1, REM, ER >> REM, s * LER, LR, TC, NSHIFT, PLANE, q, cpart, gbase, s == 0, SPLIT, LRND);
     }
     if (REM > 0) stage(v, REM, ER >> REM, NFULL * LER, q, TC, tw);
 
@@ -363,11 +400,11 @@ extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r
     float in_im, float out_re, float out_im)
 {
     if (log2M > 0)
-        fft_pass<3, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
-                                                           out_re, out_im);
+        fft_pass<3, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                                                              in_im, out_re, out_im);
     else
-        fft_pass<3, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
-                                                           out_re, out_im);
+        fft_pass<3, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                                                              in_im, out_re, out_im);
 }
 
 extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r16(
@@ -376,11 +413,11 @@ extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r
     float in_im, float out_re, float out_im)
 {
     if (log2M > 0)
-        fft_pass<4, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
-                                                           out_re, out_im);
+        fft_pass<4, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                                                              in_im, out_re, out_im);
     else
-        fft_pass<4, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
-                                                           out_re, out_im);
+        fft_pass<4, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                                                              in_im, out_re, out_im);
 }
 
 extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r32(
@@ -389,11 +426,11 @@ extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r
     float in_im, float out_re, float out_im)
 {
     if (log2M > 0)
-        fft_pass<5, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
-                                                           out_re, out_im);
+        fft_pass<5, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                                                              in_im, out_re, out_im);
     else
-        fft_pass<5, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
-                                                           out_re, out_im);
+        fft_pass<5, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                                                              in_im, out_re, out_im);
 }
 
 extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r64(
@@ -402,11 +439,11 @@ extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r
     float in_im, float out_re, float out_im)
 {
     if (log2M > 0)
-        fft_pass<6, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
-                                                           out_re, out_im);
+        fft_pass<6, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                                                              in_im, out_re, out_im);
     else
-        fft_pass<6, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
-                                                           out_re, out_im);
+        fft_pass<6, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                                                              in_im, out_re, out_im);
 }
 
 extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r128(
@@ -415,11 +452,11 @@ extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r
     float in_im, float out_re, float out_im)
 {
     if (log2M > 0)
-        fft_pass<7, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
-                                                           out_re, out_im);
+        fft_pass<7, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                                                              in_im, out_re, out_im);
     else
-        fft_pass<7, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
-                                                           out_re, out_im);
+        fft_pass<7, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                                                              in_im, out_re, out_im);
 }
 
 extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r256(
@@ -428,11 +465,11 @@ extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r
     float in_im, float out_re, float out_im)
 {
     if (log2M > 0)
-        fft_pass<8, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
-                                                           out_re, out_im);
+        fft_pass<8, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                                                              in_im, out_re, out_im);
     else
-        fft_pass<8, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
-                                                           out_re, out_im);
+        fft_pass<8, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                                                              in_im, out_re, out_im);
 }
 
 extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r512(
@@ -441,11 +478,11 @@ extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r
     float in_im, float out_re, float out_im)
 {
     if (log2M > 0)
-        fft_pass<9, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
-                                                           out_re, out_im);
+        fft_pass<9, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                                                              in_im, out_re, out_im);
     else
-        fft_pass<9, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
-                                                           out_re, out_im);
+        fft_pass<9, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                                                              in_im, out_re, out_im);
 }
 
 extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r1024(
@@ -454,11 +491,11 @@ extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r
     float in_im, float out_re, float out_im)
 {
     if (log2M > 0)
-        fft_pass<10, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
-                                                            out_re, out_im);
+        fft_pass<10, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                                                               in_im, out_re, out_im);
     else
-        fft_pass<10, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
-                                                            out_re, out_im);
+        fft_pass<10, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                                                               in_im, out_re, out_im);
 }
 
 extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r2048(
@@ -467,11 +504,11 @@ extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS) fft_r
     float in_im, float out_re, float out_im)
 {
     if (log2M > 0)
-        fft_pass<11, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
-                                                            out_re, out_im);
+        fft_pass<11, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                                                               in_im, out_re, out_im);
     else
-        fft_pass<11, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
-                                                            out_re, out_im);
+        fft_pass<11, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                                                               in_im, out_re, out_im);
 }
 
 extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS_R4096) fft_r4096(
@@ -480,19 +517,19 @@ extern "C" __global__ void __launch_bounds__(FFT_GROUP, FFT_CU_MIN_GROUPS_R4096)
     float in_im, float out_re, float out_im)
 {
     if (log2M > 0)
-        fft_pass<12, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
-                                                            out_re, out_im);
+        fft_pass<12, 1, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                                                               in_im, out_re, out_im);
     else
-        fft_pass<12, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im,
-                                                            out_re, out_im);
+        fft_pass<12, 0, FFT_LOG2_GROUP, FFT_SPLIT_EXCHANGE, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B,
+                                                               in_im, out_re, out_im);
 }
 
-// Strided columns only, always both parts at once (kernels.cl's fft_r4096_wide).
+// Strided columns only, exchanged in phases (kernels.cl's fft_r4096_wide).
 extern "C" __global__ void __launch_bounds__(FFT_WIDE_GROUP, 1) fft_r4096_wide(
     const float2* __restrict__ in, float2* __restrict__ out, const float2* __restrict__ tw,
     const float2* __restrict__ twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
     float in_im, float out_re, float out_im)
 {
-    fft_pass<12, 1, FFT_LOG2_WIDE_GROUP, 0>(in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re,
-                                            out_im);
+    fft_pass<12, 1, FFT_LOG2_WIDE_GROUP, FFT_WIDE_SPLIT_EXCHANGE, FFT_WIDE_LOG2_ROUNDS>(
+        in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
 }

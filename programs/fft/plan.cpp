@@ -13,7 +13,7 @@ int ceil_log2(std::int64_t n) {
     return l;
 }
 
-// A pass of radix 2^log2R by the tuning's groups, or its wide ones (never split).
+// A pass of radix 2^log2R by the tuning's groups, or its wide ones (exchanging in rounds).
 Pass make_pass(int log2R, int log2M, int log2Nsv, int log2S, int log2Ns, std::int64_t items, const Tuning& t,
                bool wide = false) {
     const int log2_group = wide ? t.log2_wide_group : t.log2_group;
@@ -29,7 +29,8 @@ Pass make_pass(int log2R, int log2M, int log2Nsv, int log2S, int log2Ns, std::in
     p.columns = items << log2M;
     p.threads = 1 << log2_group;
     // One plane of floats per component (two), or one reused for both (split exchange); wide
-    // groups are never split, and make_plan checks the device against wide_local_bytes().
+    // groups take a round's share of both planes, and make_plan checks the device against
+    // wide_local_bytes().
     p.local_bytes = wide ? t.wide_local_bytes()
                          : (std::size_t(1) << (log2_group + per_item)) * sizeof(float) * (t.split_exchange() ? 1 : 2);
     p.wide = wide;

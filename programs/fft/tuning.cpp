@@ -35,6 +35,8 @@ std::vector<std::string> kernel_defines(const Tuning& t) {
         // 0 when wide groups are off: fft_r4096_wide then compiles to an empty kernel (PoCL
         // spent seconds building the full one for each tuning the tests try).
         "FFT_LOG2_WIDE_GROUP=" + std::to_string(t.wide_local_bytes() > 0 ? t.log2_wide_group : 0),
+        "FFT_WIDE_SPLIT_EXCHANGE=" + std::to_string(t.wide_local_bytes() > 0 && t.wide_split_exchange() ? 1 : 0),
+        "FFT_WIDE_LOG2_ROUNDS=" + std::to_string(t.wide_local_bytes() > 0 ? t.wide_log2_rounds() : 0),
     };
 }
 

@@ -14,6 +14,10 @@ namespace tb::fft {
 // wide one for R = 4096 (log2_wide_group).
 inline constexpr int kTwiddleLog2 = 12;
 inline constexpr int kMinLog2R = 3;
+// At most 2^this rounds in each part of a wide group's exchanges: up to 16 (a round's points
+// n all alike above bit 8), each work-item writes in one round and reads by its k alone
+// (kernels.cl, exchange); more rounds would take the slower general path there.
+inline constexpr int kMaxWideLog2Rounds = 4;
 
 struct Tuning {
     // log2 of the points each work-item holds in registers, = the radix of a full stage
@@ -39,21 +43,35 @@ struct Tuning {
     int cuda_min_groups_per_sm = 4;
     int cuda_min_groups_per_sm_r4096 = 3;
     // log2 of the work-items of a wide group (fft_r4096_wide: launch bounds (this, 1), 64
-    // registers at 1024): 4 strided columns of 4096 points in 128 KiB of local memory, so a
-    // strided 4096-point axis (a 2-D transform's columns) takes one pass instead of two, where
-    // the device allows such groups (not NVIDIA's OpenCL: 48 KiB). On the H100 the columns of
-    // 2d-4096x4096 take one pass of 139 us against two of 90 (Nsight Compute, 2026-11-27).
-    // No larger than log2_group: off (the kernels then get FFT_LOG2_WIDE_GROUP=0).
+    // registers at 1024): 4 strided columns of 4096 points, so a strided 4096-point axis (a
+    // 2-D transform's columns) takes one pass instead of two. Their 128 KiB of points cross
+    // local memory in wide_log2_phases() phases of group_local_limit or less: the real and
+    // the imaginary parts in turn, then each in rounds (at 48 KiB: 2 x 2 phases of 32 KiB), so
+    // every device that allows groups of this size runs this plan, NVIDIA's OpenCL included.
+    // No larger than log2_group: off (FFT_LOG2_WIDE_GROUP=0).
     int log2_wide_group = 10;
 
     int log2_group_points() const { return log2_group + log2_points_per_item; }
-    // Both planes of a wide group's points (never split); 0 when wide groups are off or would
-    // hold fewer than min_strided_columns columns of 4096 points.
+    // log2 of the phases of a wide group's exchanges: the fewest whose share of both planes
+    // fits group_local_limit (1: the parts in turn; more: each part in rounds); -1 when that
+    // would take more than 2^kMaxWideLog2Rounds rounds.
+    int wide_log2_phases() const {
+        const std::size_t all = std::size_t(8) << (log2_wide_group + log2_points_per_item);
+        for (int p = 0; p <= 1 + kMaxWideLog2Rounds; ++p)
+            if ((all >> p) <= group_local_limit) return p;
+        return -1;
+    }
+    bool wide_split_exchange() const { return wide_log2_phases() > 0; }
+    int wide_log2_rounds() const { return wide_log2_phases() > 1 ? wide_log2_phases() - 1 : 0; }
+    // Local memory of a wide group (a phase's share of both planes); 0 when wide groups are
+    // off, would hold fewer than min_strided_columns columns of 4096 points, or would need
+    // more rounds than kMaxWideLog2Rounds.
     std::size_t wide_local_bytes() const {
         const int points = log2_wide_group + log2_points_per_item;
-        if (log2_wide_group <= log2_group || (std::size_t(1) << points) < (std::size_t(min_strided_columns) << kTwiddleLog2))
+        if (log2_wide_group <= log2_group || (std::size_t(1) << points) < (std::size_t(min_strided_columns) << kTwiddleLog2) ||
+            wide_log2_phases() < 0)
             return 0;
-        return std::size_t(8) << points;
+        return (std::size_t(8) << points) >> wide_log2_phases();
     }
     // true when the group's points do not fit the local limit as complex values.
     bool split_exchange() const { return (std::size_t(8) << log2_group_points()) > group_local_limit; }
