@@ -42,7 +42,8 @@ struct Pass {
 // the device (`info`: work-group size, local memory) cannot run the tuning's groups. A
 // strided 4096-point axis takes one wide pass where `info` allows the tuning's wide groups
 // and `allow_wide`, else two (so the plan of a 2-D transform with 4096 rows depends on the
-// device: NVIDIA's OpenCL allows 48 KiB of local memory, CUDA on an H100 227 KiB).
+// device: one that stops below 1024 work-items a group, or below the wide pass's phase of
+// local memory, gets the two passes).
 std::vector<Pass> make_plan(const Shape& shape, const Tuning& t, const DeviceInfo& info, bool allow_wide = true);
 
 // One axis: items independent transforms of length 2^log2L with inner stride 2^log2S.
