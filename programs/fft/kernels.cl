@@ -17,8 +17,8 @@
 //
 // fft_r4096_wide is the same pass over strided 4096-point columns with groups of
 // FFT_WIDE_GROUP work-items (4 columns, 128 KiB of points, exchanged in phases that each fit
-// the local limit): where the device allows such groups, the host does a
-// whole strided 4096-point axis (the columns of a 2-D transform) in one pass instead of two
+// the local limit): where the device allows such groups, the host does a whole strided
+// 4096-point axis (the columns of a 2-D transform) in one pass instead of two
 // (programs/fft/plan.cpp).
 //
 // Inverse transforms use conj(FFT(conj(x))): the first pass conjugates on load (in_im = -1),
@@ -272,9 +272,10 @@ inline void exchange(float2 *v, __local float *sm, const int lr, const int B, co
 }
 
 // One pass of radix 2^LR over contiguous (STRIDED = 0) or strided columns by groups of 2^LG
-// work-items, exchanging both parts at once or (SPLIT) in turn. LR, STRIDED, LG and SPLIT are
-// constants in every call, so all loops have constant trip counts, unroll, and v stays in
-// registers: stages of radix E (NFULL of them), then one of radix 2^REM when REM > 0.
+// work-items, exchanging both parts at once or (SPLIT) in turn, each in 2^LRND rounds
+// (exchange). LR, STRIDED, LG, SPLIT and LRND are constants in every call, so all loops have
+// constant trip counts, unroll, and v stays in registers: stages of radix E (NFULL of them),
+// then one of radix 2^REM when REM > 0.
 inline void fft_pass(const int LR, const int STRIDED, const int LG, const int SPLIT, const int LRND,
                      __global const float2 *restrict in, __global float2 *restrict out,
                      __global const float2 *restrict tw, __global const float2 *restrict twp,

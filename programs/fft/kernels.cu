@@ -255,9 +255,9 @@ FFT_DEV void exchange(float2* v, float* sm, const int lr, const int B, const int
 }
 
 // One pass of radix 2^LR over contiguous (STRIDED = 0) or strided columns by blocks of 2^LG
-// threads, exchanging both parts at once or (SPLIT) in turn; all loops have constant trip
-// counts, unroll, and v stays in registers: stages of radix E (NFULL of them), then one of
-// radix 2^REM when REM > 0.
+// threads, exchanging both parts at once or (SPLIT) in turn, each in 2^LRND rounds; all loops
+// have constant trip counts, unroll, and v stays in registers: stages of radix E (NFULL of
+// them), then one of radix 2^REM when REM > 0.
 template <int LR, int STRIDED, int LG, int SPLIT, int LRND>
 FFT_DEV void fft_pass(const float2* __restrict__ in, float2* __restrict__ out, const float2* __restrict__ tw,
                       const float2* __restrict__ twp, const int columns, const int log2M, const int log2Nsv,
