@@ -190,10 +190,11 @@ TEST(FftTolerance, AcceptsARoundedExactResultAndRejectsOneWrongPoint) {
 
 namespace {
 
-DeviceInfo device_info(std::size_t local, std::size_t group) {
+DeviceInfo device_info(std::size_t local, std::size_t group, int compute_units = 132) {
     DeviceInfo i;
     i.max_local_mem_bytes = local;
     i.max_work_group_size = group;
+    i.compute_units = compute_units;
     return i;
 }
 
@@ -210,16 +211,17 @@ void check_plan(const Shape& s, const std::vector<Pass>& plan, const Tuning& t) 
         log2_product += p.log2R;
         EXPECT_GE(p.log2R, kMinLog2R);
         EXPECT_LE(p.log2R, std::min(kTwiddleLog2, t.log2_group_points()));
-        const int log2_group = p.wide ? t.log2_wide_group : t.log2_group;
-        EXPECT_LE(p.local_bytes, p.wide ? t.wide_local_bytes() : t.group_local_limit);
+        const int log2_group = p.wide ? t.wide_group_log2(p.log2R) : t.log2_group;
+        EXPECT_LE(p.local_bytes, p.wide ? t.wide_local_bytes(p.log2R) : t.group_local_limit);
         EXPECT_EQ(p.threads, 1 << log2_group);
         // A group holds C columns of R points, E (or R, if fewer) per work-item.
         EXPECT_EQ(p.log2C + p.log2R, log2_group + std::min(p.log2R, t.log2_points_per_item));
-        // A wide pass is a whole strided 4096-point axis, at least min_strided_columns wide.
+        // A wide pass is strided, at least min_strided_columns wide, and either a whole strided
+        // 4096-point axis or a strided pass of 1024 points.
         if (p.wide) {
-            EXPECT_EQ(p.log2R, kTwiddleLog2);
+            EXPECT_TRUE(p.log2R == kTwiddleLog2 || p.log2R == kWide1024Log2R) << p.log2R;
             EXPECT_GT(p.log2M, 0);
-            EXPECT_EQ(p.log2Ns, 0);
+            if (p.log2R == kTwiddleLog2) EXPECT_EQ(p.log2Ns, 0);
             EXPECT_GE(1 << p.log2C, t.min_strided_columns);
         }
         EXPECT_EQ(p.columns * (std::int64_t(1) << p.log2R), s.points());
@@ -233,32 +235,35 @@ void check_plan(const Shape& s, const std::vector<Pass>& plan, const Tuning& t) 
 }  // namespace
 
 TEST(FftPlan, EveryDatasetObeysTheKernelInvariantsAndDependsOnTheDeviceOnlyThroughWideGroups) {
-    // One plan for every device that holds a wide group of 1024 work-items in 48 KiB (CUDA on
-    // an H100, PoCL, NVIDIA's OpenCL); where groups stop at 512, two passes wherever the
-    // others make one wide pass.
+    // One plan for every device of 132 compute units that holds wide groups of 1024
+    // work-items in 48 KiB (CUDA on an H100, NVIDIA's OpenCL, PoCL as if it had as many);
+    // where groups stop at 256, narrow passes wherever the others take wide ones.
     const Program& p = find_program("fft");
-    const DeviceInfo small_groups = device_info(48 * 1024, 512);
-    int wide = 0;
+    const DeviceInfo small_groups = device_info(48 * 1024, 256);
+    std::vector<std::string> wide;
     for (const auto& d : p.datasets()) {
         const Shape s = shape_of(d);
         const auto plan = make_plan(s, kTuning, kH100);
         check_plan(s, plan, kTuning);
-        EXPECT_EQ(describe(make_plan(s, kTuning, kPocl)), describe(plan)) << d.name;
+        EXPECT_EQ(describe(make_plan(s, kTuning, device_info(4 << 20, 4096))), describe(plan)) << d.name;
         EXPECT_EQ(describe(make_plan(s, kTuning, kNvidiaOpenCL)), describe(plan)) << d.name;
         const auto narrow = make_plan(s, kTuning, small_groups);
         check_plan(s, narrow, kTuning);
         EXPECT_EQ(describe(narrow), describe(make_plan(s, kTuning, kH100, false))) << d.name;
         for (const Pass& pass : narrow) EXPECT_FALSE(pass.wide) << d.name;
-        wide += describe(narrow) != describe(plan);
+        if (describe(narrow) != describe(plan)) wide.push_back(d.name);
     }
-    EXPECT_EQ(wide, 1) << "only 2d-4096x4096 has a strided 4096-point axis";
+    // 2d-4096x4096's columns, 1d-1mx16's two passes of 1024 (2d-1024x1024's one has 128 groups
+    // of 8 columns: too few for 132 compute units).
+    EXPECT_EQ(wide, (std::vector<std::string>{"1d-1mx16", "2d-4096x4096"}));
 }
 
 TEST(FftPlan, SpeedCriticalShapesUseFewWidePasses) {
     // 4096-point groups: 16 x 2^20 in two strided passes of 1024 points, 4 columns (32-byte
     // rows); 2^24 in three of 256 (16 columns, 128-byte rows); 4096 x 4096: rows in one
     // pass, columns in two of 64; transforms of up to 4096 points in one launch.
-    EXPECT_EQ(describe(make_plan(one_d(1 << 20, 16), kTuning, kH100)), "1024s/4 1024s/4");
+    EXPECT_EQ(describe(make_plan(one_d(1 << 20, 16), kTuning, kH100)), "1024sw/8 1024sw/8");
+    EXPECT_EQ(describe(make_plan(one_d(1 << 20, 16), kTuning, kH100, false)), "1024s/4 1024s/4");
     EXPECT_EQ(describe(make_plan(one_d(1 << 24, 1), kTuning, kH100)), "256s/16 256s/16 256s/16");
     EXPECT_EQ(describe(make_plan(two_d(4096, 4096), kTuning, kH100, false)), "4096/1 64s/64 64s/64");
     EXPECT_EQ(describe(make_plan(one_d(4096, 1024), kTuning, kH100)), "4096/1");
@@ -327,6 +332,32 @@ TEST(FftPlan, WideExchangePhasesFollowTheLocalLimit) {
     EXPECT_EQ(tiny.wide_local_bytes(), 0u);
 }
 
+TEST(FftPlan, StridedPassesOf1024PointsGoWideWhereTheirGroupsFillTheDevice) {
+    // 512 work-items, 8 columns (64-byte rows), 64 KiB of points exchanged as the real and
+    // then the imaginary parts (32 KiB), where the pass has at least compute units x 2 groups.
+    const auto p = make_plan(one_d(1 << 20, 16), kTuning, kNvidiaOpenCL);
+    ASSERT_EQ(p.size(), 2u);
+    for (const Pass& pass : p) {
+        EXPECT_EQ(pass.kernel(), "fft_r1024_wide");
+        EXPECT_EQ(pass.threads, 512);
+        EXPECT_EQ(pass.log2C, 3);
+        EXPECT_EQ(pass.local_bytes, 32u * 1024);
+        EXPECT_EQ(pass.groups(), 2048u);
+    }
+    EXPECT_EQ(p[0].log2Nsv, 0) << "the first pass still writes contiguous rows (staged)";
+    EXPECT_TRUE(kTuning.wide_split_exchange(kWide1024Log2R));
+    EXPECT_EQ(kTuning.wide_log2_rounds(kWide1024Log2R), 0);
+    // 2d-1024x1024's column pass: 128 groups of 8, too few for 132 compute units, enough for 64.
+    EXPECT_EQ(describe(make_plan(two_d(1024, 1024), kTuning, kH100)), "1024/4 1024s/4");
+    EXPECT_EQ(describe(make_plan(two_d(1024, 1024), kTuning, device_info(48 * 1024, 1024, 64))), "1024/4 1024sw/8");
+    // Not where groups stop below 512, nor without wide groups.
+    EXPECT_EQ(describe(make_plan(one_d(1 << 20, 16), kTuning, device_info(48 * 1024, 256))), "1024s/4 1024s/4");
+    Tuning off = kTuning;
+    off.log2_wide1024_group = off.log2_group;
+    EXPECT_EQ(off.wide_local_bytes(kWide1024Log2R), 0u);
+    EXPECT_EQ(describe(make_plan(one_d(1 << 20, 16), off, kH100)), "1024s/4 1024s/4");
+}
+
 TEST(FftPlan, FallsBackToNarrowPassesWhereTheWideKernelAllowsFewerWorkItems) {
     // The device's limits allow a wide group, but the compiled kernel may not (registers):
     // the instance then plans without wide passes instead of failing.
@@ -364,7 +395,9 @@ TEST(FftPlan, DefinesCarryTheTuning) {
                              "FFT_WIDE_LOG2_ROUNDS=0"})
         EXPECT_NE(std::find(d.begin(), d.end(), std::string(want)), d.end()) << want;
     const auto k = kernel_defines(kTuning);
-    for (const char* want : {"FFT_LOG2_WIDE_GROUP=10", "FFT_WIDE_SPLIT_EXCHANGE=1", "FFT_WIDE_LOG2_ROUNDS=1"})
+    for (const char* want : {"FFT_LOG2_WIDE_GROUP=10", "FFT_WIDE_SPLIT_EXCHANGE=1", "FFT_WIDE_LOG2_ROUNDS=1",
+                             "FFT_LOG2_WIDE1024_GROUP=9", "FFT_WIDE1024_SPLIT_EXCHANGE=1", "FFT_WIDE1024_LOG2_ROUNDS=0",
+                             "FFT_CU_MIN_GROUPS_WIDE1024=2"})
         EXPECT_NE(std::find(k.begin(), k.end(), std::string(want)), k.end()) << want;
     EXPECT_EQ(find_program("fft").defines(), k);
 }
@@ -496,6 +529,23 @@ TEST_F(FftOnOpenCL, MultiPassAxesValidate) {
                            two_d(16, 8192), two_d(8, 8), one_d(8, 64), one_d(32, 3),
                            one_d(2048, 2), one_d(512, 5)})
         run_and_validate(s);
+}
+
+TEST_F(FftOnOpenCL, StridedPassesOf1024PointsValidateWide) {
+    // 2^20 points: two strided passes of 1024 in groups of 8 columns where PoCL's compute units
+    // leave enough groups (128 a pass), exchanged as the parts in turn; and in 4 rounds each.
+    const Shape s = one_d(1 << 20, 1);
+    if (make_kernel_instance(*device_, module_for(kTuning), s, Variant::Forward, 3)->picked_variant() !=
+        "1024sw/8 1024sw/8")
+        GTEST_SKIP() << "this device plans " << make_kernel_instance(*device_, module_for(kTuning), s, Variant::Forward, 3)->picked_variant();
+    run_and_validate(s);
+    Tuning rounds = kTuning;
+    rounds.group_local_limit = 8 << 10;  // 64 KiB of points: the parts in turn, each in 4 rounds
+    rounds.log2_wide_group = rounds.log2_group;  // (no 4096-point wide kernel to build)
+    ASSERT_EQ(rounds.wide_log2_rounds(kWide1024Log2R), 2);
+    EXPECT_EQ(make_kernel_instance(*device_, module_for(rounds), s, Variant::Forward, 3, rounds)->picked_variant(),
+              "1024sw/8 1024sw/8");
+    run_and_validate(s, rounds);
 }
 
 TEST_F(FftOnOpenCL, StridedAxesOf4096PointsValidateWithAndWithoutTheWidePass) {

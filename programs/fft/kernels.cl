@@ -42,6 +42,18 @@
 #ifndef FFT_WIDE_LOG2_ROUNDS
 #error "FFT_WIDE_LOG2_ROUNDS must come from the host (programs/fft/tuning.hpp)"
 #endif
+#ifndef FFT_LOG2_WIDE1024_GROUP
+#error "FFT_LOG2_WIDE1024_GROUP must come from the host (programs/fft/tuning.hpp)"
+#endif
+#ifndef FFT_WIDE1024_SPLIT_EXCHANGE
+#error "FFT_WIDE1024_SPLIT_EXCHANGE must come from the host (programs/fft/tuning.hpp)"
+#endif
+#ifndef FFT_WIDE1024_LOG2_ROUNDS
+#error "FFT_WIDE1024_LOG2_ROUNDS must come from the host (programs/fft/tuning.hpp)"
+#endif
+#ifndef FFT_CU_MIN_GROUPS_WIDE1024
+#error "FFT_CU_MIN_GROUPS_WIDE1024 must come from the host (programs/fft/tuning.hpp)"
+#endif
 // Read only by the launch bounds: kernels.cu's __launch_bounds__ and TB_LAUNCH_BOUNDS here (cuda-prelude's
 // launch bounds; the opencl backend's on NVIDIA, docs/prelude.md). Both files take the same constants (tests/test_dialect_parity.cpp).
 #ifndef FFT_CU_MIN_GROUPS
@@ -54,6 +66,7 @@
 #define FFT_E (1 << FFT_LOG2_E)
 #define FFT_GROUP (1 << FFT_LOG2_GROUP)
 #define FFT_WIDE_GROUP (1 << FFT_LOG2_WIDE_GROUP)
+#define FFT_WIDE1024_GROUP (1 << FFT_LOG2_WIDE1024_GROUP)
 
 // cplx(re, im) literals are not part of the OpenCL C the prelude supports (docs/prelude.md).
 inline float2 cplx(const float re, const float im)
@@ -555,4 +568,18 @@ __kernel TB_LAUNCH_BOUNDS(FFT_WIDE_GROUP, 1) void fft_r4096_wide(
 {
     fft_pass(12, 1, FFT_LOG2_WIDE_GROUP, FFT_WIDE_SPLIT_EXCHANGE, FFT_WIDE_LOG2_ROUNDS, in, out, tw, twp, columns,
              log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
+}
+
+// Strided columns of 1024 points by groups of FFT_WIDE1024_GROUP work-items (8 columns, so
+// 64-byte rows where a narrow group's 4 columns make 32-byte ones), exchanged in the phases
+// of FFT_WIDE1024_SPLIT_EXCHANGE and FFT_WIDE1024_LOG2_ROUNDS: the host plans it for strided
+// passes of 1024 points where the device allows the group. No reqd_work_group_size, as
+// fft_r4096_wide.
+__kernel TB_LAUNCH_BOUNDS(FFT_WIDE1024_GROUP, FFT_CU_MIN_GROUPS_WIDE1024) void fft_r1024_wide(
+    __global const float2 *restrict in, __global float2 *restrict out, __global const float2 *restrict tw,
+    __global const float2 *restrict twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
+    float in_im, float out_re, float out_im, __local float *sm)
+{
+    fft_pass(10, 1, FFT_LOG2_WIDE1024_GROUP, FFT_WIDE1024_SPLIT_EXCHANGE, FFT_WIDE1024_LOG2_ROUNDS, in, out, tw, twp,
+             columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im, sm);
 }

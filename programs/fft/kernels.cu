@@ -32,6 +32,18 @@
 #ifndef FFT_WIDE_LOG2_ROUNDS
 #error "FFT_WIDE_LOG2_ROUNDS must come from the host (programs/fft/tuning.hpp)"
 #endif
+#ifndef FFT_LOG2_WIDE1024_GROUP
+#error "FFT_LOG2_WIDE1024_GROUP must come from the host (programs/fft/tuning.hpp)"
+#endif
+#ifndef FFT_WIDE1024_SPLIT_EXCHANGE
+#error "FFT_WIDE1024_SPLIT_EXCHANGE must come from the host (programs/fft/tuning.hpp)"
+#endif
+#ifndef FFT_WIDE1024_LOG2_ROUNDS
+#error "FFT_WIDE1024_LOG2_ROUNDS must come from the host (programs/fft/tuning.hpp)"
+#endif
+#ifndef FFT_CU_MIN_GROUPS_WIDE1024
+#error "FFT_CU_MIN_GROUPS_WIDE1024 must come from the host (programs/fft/tuning.hpp)"
+#endif
 #ifndef FFT_CU_MIN_GROUPS
 #error "FFT_CU_MIN_GROUPS must come from the host (programs/fft/tuning.hpp)"
 #endif
@@ -42,6 +54,7 @@
 #define FFT_E (1 << FFT_LOG2_E)
 #define FFT_GROUP (1 << FFT_LOG2_GROUP)
 #define FFT_WIDE_GROUP (1 << FFT_LOG2_WIDE_GROUP)
+#define FFT_WIDE1024_GROUP (1 << FFT_LOG2_WIDE1024_GROUP)
 #define FFT_DEV static __device__ __forceinline__
 
 extern __shared__ __align__(16) float fft_smem[];
@@ -531,5 +544,15 @@ extern "C" __global__ void __launch_bounds__(FFT_WIDE_GROUP, 1) fft_r4096_wide(
     float in_im, float out_re, float out_im)
 {
     fft_pass<12, 1, FFT_LOG2_WIDE_GROUP, FFT_WIDE_SPLIT_EXCHANGE, FFT_WIDE_LOG2_ROUNDS>(
+        in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
+}
+
+// Strided columns of 1024 points by blocks of FFT_WIDE1024_GROUP (kernels.cl's fft_r1024_wide).
+extern "C" __global__ void __launch_bounds__(FFT_WIDE1024_GROUP, FFT_CU_MIN_GROUPS_WIDE1024) fft_r1024_wide(
+    const float2* __restrict__ in, float2* __restrict__ out, const float2* __restrict__ tw,
+    const float2* __restrict__ twp, int columns, int log2M, int log2Nsv, int log2S, int tw_log2B,
+    float in_im, float out_re, float out_im)
+{
+    fft_pass<10, 1, FFT_LOG2_WIDE1024_GROUP, FFT_WIDE1024_SPLIT_EXCHANGE, FFT_WIDE1024_LOG2_ROUNDS>(
         in, out, tw, twp, columns, log2M, log2Nsv, log2S, tw_log2B, in_im, out_re, out_im);
 }

@@ -16,7 +16,7 @@ int ceil_log2(std::int64_t n) {
 // A pass of radix 2^log2R by the tuning's groups, or its wide ones (exchanging in rounds).
 Pass make_pass(int log2R, int log2M, int log2Nsv, int log2S, int log2Ns, std::int64_t items, const Tuning& t,
                bool wide = false) {
-    const int log2_group = wide ? t.log2_wide_group : t.log2_group;
+    const int log2_group = wide ? t.wide_group_log2(log2R) : t.log2_group;
     // Work-items per column: R / (points per work-item); the rest of the group takes more columns.
     const int per_item = std::min(log2R, t.log2_points_per_item);
     Pass p;
@@ -31,7 +31,7 @@ Pass make_pass(int log2R, int log2M, int log2Nsv, int log2S, int log2Ns, std::in
     // One plane of floats per component (two), or one reused for both (split exchange); wide
     // groups take a round's share of both planes, and make_plan checks the device against
     // wide_local_bytes().
-    p.local_bytes = wide ? t.wide_local_bytes()
+    p.local_bytes = wide ? t.wide_local_bytes(log2R)
                          : (std::size_t(1) << (log2_group + per_item)) * sizeof(float) * (t.split_exchange() ? 1 : 2);
     p.wide = wide;
     return p;
@@ -39,10 +39,10 @@ Pass make_pass(int log2R, int log2M, int log2Nsv, int log2S, int log2Ns, std::in
 
 }  // namespace
 
-std::vector<Pass> plan_axis(int log2L, int log2S, std::int64_t items, const Tuning& t, bool wide) {
+std::vector<Pass> plan_axis(int log2L, int log2S, std::int64_t items, const Tuning& t, WideGroups wide) {
     if (log2L < kMinLog2R) throw Error("fft: transforms shorter than 8 points are not supported");
     const int group = t.log2_group_points();
-    if (wide && log2S > 0 && log2L == kTwiddleLog2 && t.wide_local_bytes() > 0)
+    if (wide.r4096 && log2S > 0 && log2L == kTwiddleLog2 && t.wide_local_bytes() > 0)
         return {make_pass(log2L, log2S, log2S, log2S, 0, items, t, true)};
     // One pass over contiguous transforms when the whole transform fits one group.
     if (log2S == 0 && log2L <= std::min(kTwiddleLog2, group)) return {make_pass(log2L, 0, 0, 0, 0, items, t)};
@@ -58,23 +58,37 @@ std::vector<Pass> plan_axis(int log2L, int log2S, std::int64_t items, const Tuni
         if (part < kMinLog2R)
             throw Error("fft: cannot split a 2^" + std::to_string(log2L) + "-point axis into passes of at least 8 points");
         const int log2M = log2L - part + log2S;
-        passes.push_back(make_pass(part, log2M, log2Ns + log2S, log2S, log2Ns, items, t));
+        Pass p = make_pass(part, log2M, log2Ns + log2S, log2S, log2Ns, items, t);
+        if (wide.r1024 && part == kWide1024Log2R && t.wide_local_bytes(kWide1024Log2R) > 0) {
+            Pass w = make_pass(part, log2M, log2Ns + log2S, log2S, log2Ns, items, t, true);
+            if (w.groups() >= wide.r1024_min_groups) p = w;
+        }
+        passes.push_back(p);
         log2Ns += part;
     }
     return passes;
 }
 
 std::vector<Pass> make_plan(const Shape& s, const Tuning& t, const DeviceInfo& info, bool allow_wide) {
-    // Wide groups only where the device says it holds them (0: not known).
-    const bool wide = allow_wide && t.wide_local_bytes() > 0 && info.max_local_mem_bytes >= t.wide_local_bytes() &&
-                      info.max_work_group_size >= (std::size_t(1) << t.log2_wide_group);
+    // Wide groups only where the device says it holds them (0: not known), and 1024-point
+    // ones only where they fill every compute unit as often as their launch bounds allow.
+    const auto holds = [&](int log2R) {
+        const std::size_t bytes = t.wide_local_bytes(log2R);
+        return allow_wide && bytes > 0 && info.max_local_mem_bytes >= bytes &&
+               info.max_work_group_size >= (std::size_t(1) << t.wide_group_log2(log2R));
+    };
+    WideGroups wide;
+    wide.r4096 = holds(kTwiddleLog2);
+    wide.r1024 = holds(kWide1024Log2R);
+    wide.r1024_min_groups = std::uint64_t(info.compute_units > 0 ? info.compute_units : 0) *
+                            std::uint64_t(t.cuda_min_groups_per_sm_wide1024);
     std::vector<Pass> plan;
     if (s.dims == 1) {
-        plan = plan_axis(log2_exact(s.length), 0, s.batch, t);
+        plan = plan_axis(log2_exact(s.length), 0, s.batch, t, wide);
     } else {
         // 2-D: row transforms (contiguous), then column transforms (stride = cols).
         const int log2_cols = log2_exact(s.cols);
-        plan = plan_axis(log2_cols, 0, s.rows, t);
+        plan = plan_axis(log2_cols, 0, s.rows, t, wide);
         for (const Pass& p : plan_axis(log2_exact(s.rows), log2_cols, 1, t, wide)) plan.push_back(p);
     }
     const std::size_t group = std::size_t(1) << t.log2_group;  // wide passes were checked above

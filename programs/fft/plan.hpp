@@ -32,22 +32,31 @@ struct Pass {
     std::int64_t columns = 0;  // items * M
     int threads = 0;           // work-items per group (the tuning's group size, or its wide one)
     std::size_t local_bytes = 0;
-    bool wide = false;         // fft_r4096_wide: a whole strided 4096-point axis in one pass
+    bool wide = false;         // a wide kernel: fft_r4096_wide (a whole strided 4096-point axis in
+                               // one pass) or fft_r1024_wide (8 strided columns of 1024 points)
     std::uint64_t groups() const { return std::uint64_t((columns + (std::int64_t(1) << log2C) - 1) >> log2C); }
     int twiddle_log2B() const { return log2Ns > 0 ? (log2Ns + log2R + 1) / 2 : -1; }
     std::string kernel() const { return "fft_r" + std::to_string(1 << log2R) + (wide ? "_wide" : ""); }
 };
 
 // The passes of one forward transform of `shape`, in execution order. Throws tb::Error if
-// the device (`info`: work-group size, local memory) cannot run the tuning's groups. A
-// strided 4096-point axis takes one wide pass where `info` allows the tuning's wide groups
-// and `allow_wide`, else two (so the plan of a 2-D transform with 4096 rows depends on the
-// device: one that stops below 1024 work-items a group, or below the wide pass's phase of
-// local memory, gets the two passes).
+// the device (`info`: work-group size, local memory) cannot run the tuning's groups. Where
+// `info` allows the tuning's wide groups and `allow_wide`, a strided 4096-point axis takes
+// one wide pass instead of two, and a strided 1024-point pass with enough groups to fill
+// every compute unit (`compute_units` x cuda_min_groups_per_sm_wide1024) takes groups of 8
+// columns (so the plan depends on the device: one that stops below 1024 work-items a group,
+// or below a wide pass's phase of local memory, gets the narrow passes).
 std::vector<Pass> make_plan(const Shape& shape, const Tuning& t, const DeviceInfo& info, bool allow_wide = true);
 
+// Which wide kernels a plan may use: the device holds their groups, and strided 1024-point
+// passes go wide only with at least r1024_min_groups groups.
+struct WideGroups {
+    bool r4096 = false, r1024 = false;
+    std::uint64_t r1024_min_groups = 0;
+};
+
 // One axis: items independent transforms of length 2^log2L with inner stride 2^log2S.
-std::vector<Pass> plan_axis(int log2L, int log2S, std::int64_t items, const Tuning& t, bool wide = false);
+std::vector<Pass> plan_axis(int log2L, int log2S, std::int64_t items, const Tuning& t, WideGroups wide = {});
 
 // "4096/1 4096sw/4": each pass's R, "s" when strided, "w" when wide, and its columns per group.
 std::string describe(const std::vector<Pass>& plan);

@@ -37,6 +37,12 @@ std::vector<std::string> kernel_defines(const Tuning& t) {
         "FFT_LOG2_WIDE_GROUP=" + std::to_string(t.wide_local_bytes() > 0 ? t.log2_wide_group : 0),
         "FFT_WIDE_SPLIT_EXCHANGE=" + std::to_string(t.wide_local_bytes() > 0 && t.wide_split_exchange() ? 1 : 0),
         "FFT_WIDE_LOG2_ROUNDS=" + std::to_string(t.wide_local_bytes() > 0 ? t.wide_log2_rounds() : 0),
+        "FFT_LOG2_WIDE1024_GROUP=" + std::to_string(t.wide_local_bytes(kWide1024Log2R) > 0 ? t.log2_wide1024_group : 0),
+        "FFT_WIDE1024_SPLIT_EXCHANGE=" +
+            std::to_string(t.wide_local_bytes(kWide1024Log2R) > 0 && t.wide_split_exchange(kWide1024Log2R) ? 1 : 0),
+        "FFT_WIDE1024_LOG2_ROUNDS=" +
+            std::to_string(t.wide_local_bytes(kWide1024Log2R) > 0 ? t.wide_log2_rounds(kWide1024Log2R) : 0),
+        "FFT_CU_MIN_GROUPS_WIDE1024=" + std::to_string(t.cuda_min_groups_per_sm_wide1024),
     };
 }
 
@@ -54,10 +60,14 @@ Tuning parse_tuning(const std::string& text, Tuning t) {
         else if (name == "cuda_min_groups_per_sm_r4096")
             t.cuda_min_groups_per_sm_r4096 = int(parse_field(name, value, 1, 32));
         else if (name == "log2_wide_group") t.log2_wide_group = int(parse_field(name, value, 0, 10));
+        else if (name == "log2_wide1024_group") t.log2_wide1024_group = int(parse_field(name, value, 0, 10));
+        else if (name == "cuda_min_groups_per_sm_wide1024")
+            t.cuda_min_groups_per_sm_wide1024 = int(parse_field(name, value, 1, 32));
         else
             throw Error("fft tuning: unknown field '" + name +
                         "' (known: log2_points_per_item, log2_group, group_local_limit, min_strided_columns, "
-                        "cuda_min_groups_per_sm, cuda_min_groups_per_sm_r4096, log2_wide_group)");
+                        "cuda_min_groups_per_sm, cuda_min_groups_per_sm_r4096, log2_wide_group, log2_wide1024_group, "
+                        "cuda_min_groups_per_sm_wide1024)");
     }
     return t;
 }

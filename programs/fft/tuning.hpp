@@ -10,14 +10,16 @@
 namespace tb::fft {
 
 // log2 of the inner twiddle table's length (W_4096^k): the largest radix R a pass may have,
-// and so the largest transform done in one pass. Kernels exist for R = 8 .. 4096, and a
-// wide one for R = 4096 (log2_wide_group).
+// and so the largest transform done in one pass. Kernels exist for R = 8 .. 4096, and wide
+// ones for R = 4096 (log2_wide_group) and strided passes of R = 1024 (log2_wide1024_group).
 inline constexpr int kTwiddleLog2 = 12;
 inline constexpr int kMinLog2R = 3;
 // At most 2^this rounds in each part of a wide group's exchanges: up to 16 (a round's points
 // n all alike above bit 8), each work-item writes in one round and reads by its k alone
 // (kernels.cl, exchange); more rounds would take the slower general path there.
 inline constexpr int kMaxWideLog2Rounds = 4;
+// The other radix with a wide kernel: strided passes of 1024 points (fft_r1024_wide).
+inline constexpr int kWide1024Log2R = 10;
 
 struct Tuning {
     // log2 of the points each work-item holds in registers, = the radix of a full stage
@@ -50,28 +52,45 @@ struct Tuning {
     // every device that allows groups of this size runs this plan, NVIDIA's OpenCL included.
     // No larger than log2_group: off (FFT_LOG2_WIDE_GROUP=0).
     int log2_wide_group = 10;
+    // The same for strided passes of 1024 points (fft_r1024_wide: launch bounds (this,
+    // cuda_min_groups_per_sm_wide1024)): 512 work-items hold 8 columns, so the pass reads and
+    // writes 64-byte rows where the 256 of a narrow group hold 4 (32-byte rows); 64 KiB of
+    // points, the parts in turn at 48 KiB. On the H100 (2026-11-27, all passes at 512 through
+    // TRIBENCH_FFT_TUNING) 1d-1mx16 took 226.5 / 223.3 / 230.5 us against 233.4 / 231.6 /
+    // 247.3 (cuda-native / cuda-prelude / opencl). No larger than log2_group: off.
+    int log2_wide1024_group = 9;
+    int cuda_min_groups_per_sm_wide1024 = 2;
 
     int log2_group_points() const { return log2_group + log2_points_per_item; }
+    // log2 of the work-items of the wide kernel for passes of 2^log2R points (R = 4096, 1024),
+    // else -1: no wide kernel.
+    int wide_group_log2(int log2R) const {
+        return log2R == kTwiddleLog2 ? log2_wide_group : log2R == kWide1024Log2R ? log2_wide1024_group : -1;
+    }
     // log2 of the phases of a wide group's exchanges: the fewest whose share of both planes
     // fits group_local_limit (1: the parts in turn; more: each part in rounds); -1 when that
     // would take more than 2^kMaxWideLog2Rounds rounds.
-    int wide_log2_phases() const {
-        const std::size_t all = std::size_t(8) << (log2_wide_group + log2_points_per_item);
+    int wide_log2_phases(int log2R = kTwiddleLog2) const {
+        const std::size_t all = std::size_t(8) << (wide_group_log2(log2R) + log2_points_per_item);
         for (int p = 0; p <= 1 + kMaxWideLog2Rounds; ++p)
             if ((all >> p) <= group_local_limit) return p;
         return -1;
     }
-    bool wide_split_exchange() const { return wide_log2_phases() > 0; }
-    int wide_log2_rounds() const { return wide_log2_phases() > 1 ? wide_log2_phases() - 1 : 0; }
-    // Local memory of a wide group (a phase's share of both planes); 0 when wide groups are
-    // off, would hold fewer than min_strided_columns columns of 4096 points, or would need
-    // more rounds than kMaxWideLog2Rounds.
-    std::size_t wide_local_bytes() const {
-        const int points = log2_wide_group + log2_points_per_item;
-        if (log2_wide_group <= log2_group || (std::size_t(1) << points) < (std::size_t(min_strided_columns) << kTwiddleLog2) ||
-            wide_log2_phases() < 0)
+    bool wide_split_exchange(int log2R = kTwiddleLog2) const { return wide_log2_phases(log2R) > 0; }
+    int wide_log2_rounds(int log2R = kTwiddleLog2) const {
+        return wide_log2_phases(log2R) > 1 ? wide_log2_phases(log2R) - 1 : 0;
+    }
+    // Local memory of a wide group for passes of 2^log2R points (a phase's share of both
+    // planes); 0 when there is no such kernel, its group is no larger than log2_group, would
+    // hold fewer than min_strided_columns columns, or would need more rounds than
+    // kMaxWideLog2Rounds.
+    std::size_t wide_local_bytes(int log2R = kTwiddleLog2) const {
+        const int group = wide_group_log2(log2R);
+        if (group <= log2_group) return 0;
+        const int points = group + log2_points_per_item;
+        if ((std::size_t(1) << points) < (std::size_t(min_strided_columns) << log2R) || wide_log2_phases(log2R) < 0)
             return 0;
-        return (std::size_t(8) << points) >> wide_log2_phases();
+        return (std::size_t(8) << points) >> wide_log2_phases(log2R);
     }
     // true when the group's points do not fit the local limit as complex values.
     bool split_exchange() const { return (std::size_t(8) << log2_group_points()) > group_local_limit; }
