@@ -440,22 +440,28 @@ TEST_F(OpenClDevice, GatedTimingSeriesSpansEveryLaunch) {
 
 // A gated region of more commands than a held queue should take is held, run and timed in
 // segments of Device::kGatedSegmentCommands, and time_ms sums them: 4 full segments and 10
-// launches make 5, and the sum spans every launch (0.4 x launches x one launch: a sum that
-// kept one segment would be a fifth at most). A region that fills its last segment exactly
-// leaves no empty segment to time.
+// launches make 5, and the sum spans every launch (over twice the fastest one-segment
+// region: a sum that kept one segment would be one at most). A region that fills its last
+// segment exactly leaves no empty segment to time. Against one segment, not one launch: a
+// one-launch region on PoCL carries a fixed cost that a launch inside a long region does not
+// (under ASan on 2 busy cores 0.092 ms against 0.029 a launch of 1034, 2026-11-27).
 TEST_F(OpenClDevice, GatedRegionsOfManyLaunchesAreTimedInSegments) {
     if (!dev_->supports_gated_timing()) GTEST_SKIP() << "this platform cannot gate (no user events)";
     constexpr int kSegment = int(tb::Device::kGatedSegmentCommands);
     CoordsRegions regions(*dev_, *module_, 256);
     dev_->set_timing_mode(tb::TimingMode::Gated);
-    const double one = regions.fastest_single();
-    EXPECT_EQ(dev_->last_region_segments(), 1u);
+    dev_->start_timing_series();
+    double segment = 1e300;
+    for (int i = 0; i < 3; ++i) {
+        segment = std::min(segment, regions.region(kSegment));
+        EXPECT_EQ(dev_->last_region_segments(), 1u);
+    }
     dev_->start_timing_series();
     const int many = 4 * kSegment + 10;
     for (int trial = 0; trial < 2; ++trial) {  // the second ends where the first did (`ends`)
         const double ms = regions.region(many);
         EXPECT_EQ(dev_->last_region_segments(), 5u);
-        EXPECT_GT(ms, 0.4 * many * one) << many << " launches: " << ms << " ms, one launch " << one << " ms";
+        EXPECT_GT(ms, 2.0 * segment) << many << " launches: " << ms << " ms, one segment " << segment << " ms";
     }
     EXPECT_GT(regions.region(2 * kSegment), 0.0);
     EXPECT_EQ(dev_->last_region_segments(), 2u);
