@@ -14,9 +14,10 @@ namespace tb::fft {
 // ones for R = 4096 (log2_wide_group) and strided passes of R = 1024 (log2_wide1024_group).
 inline constexpr int kTwiddleLog2 = 12;
 inline constexpr int kMinLog2R = 3;
-// At most 2^this rounds in each part of a wide group's exchanges: up to 16 (a round's points
-// n all alike above bit 8), each work-item writes in one round and reads by its k alone
-// (kernels.cl, exchange); more rounds would take the slower general path there.
+// At most 2^this rounds in each part of a wide group's exchanges. Up to 16 in fft_r4096_wide
+// (4 in fft_r1024_wide: a round's points n all alike above bit 8) each work-item writes in
+// one round and reads by its k alone (kernels.cl, exchange); more rounds take the slower
+// general path there.
 inline constexpr int kMaxWideLog2Rounds = 4;
 // The other radix with a wide kernel: strided passes of 1024 points (fft_r1024_wide).
 inline constexpr int kWide1024Log2R = 10;
@@ -72,6 +73,7 @@ struct Tuning {
     // fits group_local_limit (1: the parts in turn; more: each part in rounds); -1 when that
     // would take more than 2^kMaxWideLog2Rounds rounds.
     int wide_log2_phases(int log2R = kTwiddleLog2) const {
+        if (wide_group_log2(log2R) < 0) return -1;
         const std::size_t all = std::size_t(8) << (wide_group_log2(log2R) + log2_points_per_item);
         for (int p = 0; p <= 1 + kMaxWideLog2Rounds; ++p)
             if ((all >> p) <= group_local_limit) return p;
