@@ -150,6 +150,14 @@ std::size_t body_line(const std::vector<std::string>& lines, std::size_t from) {
     return lines.size();
 }
 
+// Index of the line that declares entry `kernel`, or lines.size() when it is not an entry.
+std::size_t entry_header(const std::vector<std::string>& lines, const std::string& kernel) {
+    std::smatch m;
+    for (std::size_t k = 0; k < lines.size(); ++k)
+        if (std::regex_search(lines[k], m, entry_line()) && m[1] == kernel) return k;
+    return lines.size();
+}
+
 }  // namespace
 
 LaunchBoundsMode launch_bounds_mode(cl_device_id d) {
@@ -195,10 +203,7 @@ std::string bounds_probe_source(const std::vector<DeclaredBounds>& bounds) {
 std::string add_launch_bounds_to_ptx(const std::string& ptx, const std::vector<EntryBounds>& bounds) {
     std::vector<std::string> lines = lines_of(ptx);
     for (const auto& b : bounds) {
-        std::size_t header = lines.size();
-        std::smatch m;
-        for (std::size_t k = 0; k < lines.size() && header == lines.size(); ++k)
-            if (std::regex_search(lines[k], m, entry_line()) && m[1] == b.kernel) header = k;
+        const std::size_t header = entry_header(lines, b.kernel);
         const std::size_t body = body_line(lines, header);
         if (header == lines.size() || body == lines.size())
             throw Error("launch bounds: kernel '" + b.kernel + "' is not an entry of the program's PTX");
@@ -217,22 +222,18 @@ std::string add_launch_bounds_to_ptx(const std::string& ptx, const std::vector<E
 }
 
 std::uint64_t ptx_entry_max_items(const std::string& ptx, const std::string& kernel) {
+    static const std::regex threads(R"(^\.(?:reqntid|maxntid)\s+(\d{1,9})(?:\s*,\s*(\d{1,9}))?(?:\s*,\s*(\d{1,9}))?)");
     const std::vector<std::string> lines = lines_of(ptx);
-    std::smatch m;
-    for (std::size_t k = 0; k < lines.size(); ++k) {
-        if (!std::regex_search(lines[k], m, entry_line()) || m[1] != kernel) continue;
-        static const std::regex threads(R"(^\.(?:reqntid|maxntid)\s+(\d{1,9})(?:\s*,\s*(\d{1,9}))?(?:\s*,\s*(\d{1,9}))?)");
-        const std::size_t body = body_line(lines, k);
-        for (std::size_t j = k; j < body; ++j) {
-            const std::string t = trimmed(lines[j]);
-            std::smatch d;
-            if (!std::regex_search(t, d, threads)) continue;
-            std::uint64_t items = 1;
-            for (int i = 1; i <= 3; ++i)
-                if (d[i].matched) items *= std::stoull(d[i].str());
-            return items;
-        }
-        return 0;
+    const std::size_t header = entry_header(lines, kernel);
+    const std::size_t body = body_line(lines, header);
+    for (std::size_t k = header; k < body; ++k) {
+        const std::string t = trimmed(lines[k]);
+        std::smatch d;
+        if (!std::regex_search(t, d, threads)) continue;
+        std::uint64_t items = 1;
+        for (int i = 1; i <= 3; ++i)
+            if (d[i].matched) items *= std::stoull(d[i].str());
+        return items;
     }
     return 0;
 }
