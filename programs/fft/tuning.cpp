@@ -23,27 +23,30 @@ long long parse_field(const std::string& name, const std::string& value, long lo
     return v;
 }
 
+// The defines of one wide kernel: FFT_LOG2_<tag>_GROUP, FFT_<tag>_SPLIT_EXCHANGE and
+// FFT_<tag>_LOG2_ROUNDS, all 0 when its groups are off: it then compiles to an empty kernel
+// (PoCL spent seconds building the full one for each tuning the tests try).
+void add_wide_defines(std::vector<std::string>& d, const Tuning& t, const std::string& tag, int log2R) {
+    const bool on = t.wide_local_bytes(log2R) > 0;
+    d.push_back("FFT_LOG2_" + tag + "_GROUP=" + std::to_string(on ? t.wide_group_log2(log2R) : 0));
+    d.push_back("FFT_" + tag + "_SPLIT_EXCHANGE=" + std::to_string(on && t.wide_split_exchange(log2R) ? 1 : 0));
+    d.push_back("FFT_" + tag + "_LOG2_ROUNDS=" + std::to_string(on ? t.wide_log2_rounds(log2R) : 0));
+}
+
 }  // namespace
 
 std::vector<std::string> kernel_defines(const Tuning& t) {
-    return {
+    std::vector<std::string> d = {
         "FFT_LOG2_E=" + std::to_string(t.log2_points_per_item),
         "FFT_LOG2_GROUP=" + std::to_string(t.log2_group),
         "FFT_SPLIT_EXCHANGE=" + std::to_string(t.split_exchange() ? 1 : 0),
         "FFT_CU_MIN_GROUPS=" + std::to_string(t.cuda_min_groups_per_sm),
         "FFT_CU_MIN_GROUPS_R4096=" + std::to_string(t.cuda_min_groups_per_sm_r4096),
-        // 0 when wide groups are off: fft_r4096_wide then compiles to an empty kernel (PoCL
-        // spent seconds building the full one for each tuning the tests try).
-        "FFT_LOG2_WIDE_GROUP=" + std::to_string(t.wide_local_bytes() > 0 ? t.log2_wide_group : 0),
-        "FFT_WIDE_SPLIT_EXCHANGE=" + std::to_string(t.wide_local_bytes() > 0 && t.wide_split_exchange() ? 1 : 0),
-        "FFT_WIDE_LOG2_ROUNDS=" + std::to_string(t.wide_local_bytes() > 0 ? t.wide_log2_rounds() : 0),
-        "FFT_LOG2_WIDE1024_GROUP=" + std::to_string(t.wide_local_bytes(kWide1024Log2R) > 0 ? t.log2_wide1024_group : 0),
-        "FFT_WIDE1024_SPLIT_EXCHANGE=" +
-            std::to_string(t.wide_local_bytes(kWide1024Log2R) > 0 && t.wide_split_exchange(kWide1024Log2R) ? 1 : 0),
-        "FFT_WIDE1024_LOG2_ROUNDS=" +
-            std::to_string(t.wide_local_bytes(kWide1024Log2R) > 0 ? t.wide_log2_rounds(kWide1024Log2R) : 0),
-        "FFT_CU_MIN_GROUPS_WIDE1024=" + std::to_string(t.cuda_min_groups_per_sm_wide1024),
     };
+    add_wide_defines(d, t, "WIDE", kTwiddleLog2);
+    add_wide_defines(d, t, "WIDE1024", kWide1024Log2R);
+    d.push_back("FFT_CU_MIN_GROUPS_WIDE1024=" + std::to_string(t.cuda_min_groups_per_sm_wide1024));
+    return d;
 }
 
 Tuning parse_tuning(const std::string& text, Tuning t) {
