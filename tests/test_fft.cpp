@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <set>
@@ -278,14 +280,14 @@ TEST(FftPlan, SpeedCriticalShapesUseFewWidePasses) {
 }
 
 TEST(FftPlan, StridedAxesOf4096PointsTakeOneWidePassWhereTheDeviceHoldsIt) {
-    // 1024 work-items, 4 columns of 4096 points (128 KiB) exchanged in phases of 32 KiB: the
+    // 1024 work-items, 4 columns of 4096 points (128 KiB) exchanged in phases of 16 KiB: the
     // columns of 4096 x 4096 in one pass, on NVIDIA's OpenCL (48 KiB) as well.
     for (const DeviceInfo& dev : {kH100, kNvidiaOpenCL}) {
         const auto p = make_plan(two_d(4096, 4096), kTuning, dev);
         EXPECT_EQ(describe(p), "4096/1 4096sw/4");
         EXPECT_EQ(p[1].kernel(), "fft_r4096_wide");
         EXPECT_EQ(p[1].threads, 1024);
-        EXPECT_EQ(p[1].local_bytes, 32u * 1024);
+        EXPECT_EQ(p[1].local_bytes, 16u * 1024);
         EXPECT_EQ(p[1].log2M, 12);
         EXPECT_EQ(p[1].log2Nsv, 12);
         EXPECT_EQ(p[1].twiddle_log2B(), -1);
@@ -294,7 +296,7 @@ TEST(FftPlan, StridedAxesOf4096PointsTakeOneWidePassWhereTheDeviceHoldsIt) {
     // Not where the device lacks the local memory or the work-items, nor for other lengths,
     // 1-D axes, or a tuning without wide groups.
     Tuning whole = kTuning;
-    whole.group_local_limit = 128 * 1024;  // the wide exchange in one phase
+    whole.group_local_limit = whole.wide_local_limit = 128 * 1024;  // the wide exchange in one phase
     EXPECT_EQ(make_plan(two_d(4096, 4096), whole, kH100).at(1).local_bytes, 128u * 1024);
     EXPECT_EQ(describe(make_plan(two_d(4096, 4096), whole, device_info(127 * 1024, 1024))), "4096/1 64s/64 64s/64");
     EXPECT_EQ(describe(make_plan(two_d(4096, 4096), kTuning, device_info(4 << 20, 512))), "4096/1 64s/64 64s/64");
@@ -307,46 +309,56 @@ TEST(FftPlan, StridedAxesOf4096PointsTakeOneWidePassWhereTheDeviceHoldsIt) {
 }
 
 TEST(FftPlan, WideExchangePhasesFollowTheLocalLimit) {
-    // 128 KiB of points: the parts in turn from 64 KiB down, then each in 2, 4, 8, 16 rounds.
+    // 128 KiB of points: the parts in turn from 64 KiB down, then each in 2, 4, 8, 16 rounds;
+    // the wide groups' own limit counts up to group_local_limit.
     struct Case {
-        std::size_t limit;
+        std::size_t wide_limit, group_limit;
         int phases, rounds;
         bool split;
     };
-    for (const Case c : {Case{256 << 10, 0, 0, false}, Case{128 << 10, 0, 0, false}, Case{127 << 10, 1, 0, true},
-                         Case{64 << 10, 1, 0, true}, Case{48 << 10, 2, 1, true}, Case{32 << 10, 2, 1, true},
-                         Case{16 << 10, 3, 2, true}, Case{4 << 10, 5, 4, true}}) {
+    for (const Case c : {Case{256 << 10, 256 << 10, 0, 0, false}, Case{128 << 10, 128 << 10, 0, 0, false},
+                         Case{127 << 10, 128 << 10, 1, 0, true}, Case{64 << 10, 128 << 10, 1, 0, true},
+                         Case{128 << 10, 48 << 10, 2, 1, true}, Case{32 << 10, 48 << 10, 2, 1, true},
+                         Case{16 << 10, 48 << 10, 3, 2, true}, Case{48 << 10, 16 << 10, 3, 2, true},
+                         Case{4 << 10, 48 << 10, 5, 4, true}}) {
         Tuning t = kTuning;
-        t.group_local_limit = c.limit;
-        SCOPED_TRACE(c.limit);
+        t.wide_local_limit = c.wide_limit;
+        t.group_local_limit = c.group_limit;
+        SCOPED_TRACE(std::to_string(c.wide_limit) + " / " + std::to_string(c.group_limit));
         EXPECT_EQ(t.wide_log2_phases(), c.phases);
         EXPECT_EQ(t.wide_log2_rounds(), c.rounds);
         EXPECT_EQ(t.wide_split_exchange(), c.split);
         EXPECT_EQ(t.wide_local_bytes(), std::size_t(128 << 10) >> c.phases);
-        EXPECT_LE(t.wide_local_bytes(), c.limit);
+        EXPECT_LE(t.wide_local_bytes(), std::min(c.wide_limit, c.group_limit));
     }
+    // The defaults: each part in 4 rounds, 16 KiB of 128 and 8 KiB of 64.
+    EXPECT_EQ(kTuning.wide_log2_rounds(), 2);
+    EXPECT_EQ(kTuning.wide_local_bytes(), 16u << 10);
+    EXPECT_EQ(kTuning.wide_log2_rounds(kWide1024Log2R), 2);
+    EXPECT_EQ(kTuning.wide_local_bytes(kWide1024Log2R), 8u << 10);
     // More than 16 rounds: no wide groups.
     Tuning tiny = kTuning;
-    tiny.group_local_limit = 2 << 10;
+    tiny.wide_local_limit = 2 << 10;
     EXPECT_EQ(tiny.wide_log2_phases(), -1);
     EXPECT_EQ(tiny.wide_local_bytes(), 0u);
 }
 
 TEST(FftPlan, StridedPassesOf1024PointsGoWideWhereTheirGroupsFillTheDevice) {
     // 512 work-items, 8 columns (64-byte rows), 64 KiB of points exchanged as the real and
-    // then the imaginary parts (32 KiB), where the pass has at least compute units x 2 groups.
+    // then the imaginary parts, each in 4 rounds (8 KiB), where the pass has at least compute
+    // units x 2 groups.
     const auto p = make_plan(one_d(1 << 20, 16), kTuning, kNvidiaOpenCL);
     ASSERT_EQ(p.size(), 2u);
     for (const Pass& pass : p) {
         EXPECT_EQ(pass.kernel(), "fft_r1024_wide");
         EXPECT_EQ(pass.threads, 512);
         EXPECT_EQ(pass.log2C, 3);
-        EXPECT_EQ(pass.local_bytes, 32u * 1024);
+        EXPECT_EQ(pass.local_bytes, 8u * 1024);
         EXPECT_EQ(pass.groups(), 2048u);
     }
     EXPECT_EQ(p[0].log2Nsv, 0) << "the first pass still writes contiguous rows (staged)";
     EXPECT_TRUE(kTuning.wide_split_exchange(kWide1024Log2R));
-    EXPECT_EQ(kTuning.wide_log2_rounds(kWide1024Log2R), 0);
+    EXPECT_EQ(kTuning.wide_log2_rounds(kWide1024Log2R), 2);
     // 2d-1024x1024's column pass: 128 groups of 8, too few for 132 compute units, enough for 64.
     EXPECT_EQ(describe(make_plan(two_d(1024, 1024), kTuning, kH100)), "1024/4 1024s/4");
     EXPECT_EQ(describe(make_plan(two_d(1024, 1024), kTuning, device_info(48 * 1024, 1024, 64))), "1024/4 1024sw/8");
@@ -395,17 +407,20 @@ TEST(FftPlan, DefinesCarryTheTuning) {
                              "FFT_WIDE_LOG2_ROUNDS=0"})
         EXPECT_NE(std::find(d.begin(), d.end(), std::string(want)), d.end()) << want;
     const auto k = kernel_defines(kTuning);
-    for (const char* want : {"FFT_LOG2_WIDE_GROUP=10", "FFT_WIDE_SPLIT_EXCHANGE=1", "FFT_WIDE_LOG2_ROUNDS=1",
-                             "FFT_LOG2_WIDE1024_GROUP=9", "FFT_WIDE1024_SPLIT_EXCHANGE=1", "FFT_WIDE1024_LOG2_ROUNDS=0",
+    for (const char* want : {"FFT_LOG2_WIDE_GROUP=10", "FFT_WIDE_SPLIT_EXCHANGE=1", "FFT_WIDE_LOG2_ROUNDS=2",
+                             "FFT_LOG2_WIDE1024_GROUP=9", "FFT_WIDE1024_SPLIT_EXCHANGE=1", "FFT_WIDE1024_LOG2_ROUNDS=2",
                              "FFT_CU_MIN_GROUPS_WIDE1024=2"})
         EXPECT_NE(std::find(k.begin(), k.end(), std::string(want)), k.end()) << want;
     EXPECT_EQ(find_program("fft").defines(), k);
 }
 
 TEST(FftPlan, TuningTextChangesNamedFieldsAndRefusesTheRest) {
-    const Tuning t = parse_tuning("log2_group=9,min_strided_columns=2,cuda_min_groups_per_sm_r4096=1,log2_wide_group=0");
+    const Tuning t = parse_tuning(
+        "log2_group=9,min_strided_columns=2,cuda_min_groups_per_sm_r4096=1,log2_wide_group=0,wide1024_local_limit=32768");
     EXPECT_EQ(t.cuda_min_groups_per_sm_r4096, 1);
     EXPECT_EQ(t.log2_wide_group, 0);
+    EXPECT_EQ(t.wide1024_local_limit, 32768u);
+    EXPECT_EQ(t.wide_local_limit, kTuning.wide_local_limit);
     EXPECT_EQ(t.wide_local_bytes(), 0u);
     EXPECT_EQ(t.log2_group, 9);
     EXPECT_EQ(t.min_strided_columns, 2);
@@ -534,18 +549,19 @@ TEST_F(FftOnOpenCL, MultiPassAxesValidate) {
 TEST_F(FftOnOpenCL, StridedPassesOf1024PointsValidateWide) {
     // 2 x 2^20 points: two strided passes of 1024 in groups of 8 columns (256 groups a pass:
     // wide on devices of up to 128 compute units, PoCL's CPUs; on an H100 the suite's 1d-1mx16
-    // validates them), exchanged as the parts in turn; and in 4 rounds each.
+    // validates them), exchanged as the parts in turn in 4 rounds each (kTuning); and in one.
+    // The first pass stages its store through local memory, round by round.
     const Shape s = one_d(1 << 20, 2);
     const std::string plan = make_kernel_instance(*device_, module_for(kTuning), s, Variant::Forward, 3)->picked_variant();
     if (plan != "1024sw/8 1024sw/8") GTEST_SKIP() << "this device plans " << plan;
     run_and_validate(s);
-    Tuning rounds = kTuning;
-    rounds.group_local_limit = 8 << 10;  // 64 KiB of points: the parts in turn, each in 4 rounds
-    rounds.log2_wide_group = rounds.log2_group;  // (no 4096-point wide kernel to build)
-    ASSERT_EQ(rounds.wide_log2_rounds(kWide1024Log2R), 2);
-    EXPECT_EQ(make_kernel_instance(*device_, module_for(rounds), s, Variant::Forward, 3, rounds)->picked_variant(),
+    Tuning whole = kTuning;
+    whole.wide1024_local_limit = 32 << 10;  // 64 KiB of points: the parts in turn, no rounds
+    whole.log2_wide_group = whole.log2_group;  // (no 4096-point wide kernel to build)
+    ASSERT_EQ(whole.wide_log2_rounds(kWide1024Log2R), 0);
+    EXPECT_EQ(make_kernel_instance(*device_, module_for(whole), s, Variant::Forward, 3, whole)->picked_variant(),
               "1024sw/8 1024sw/8");
-    run_and_validate(s, rounds);
+    run_and_validate(s, whole);
 }
 
 TEST_F(FftOnOpenCL, StridedAxesOf4096PointsValidateWithAndWithoutTheWidePass) {
@@ -560,12 +576,12 @@ TEST_F(FftOnOpenCL, StridedAxesOf4096PointsValidateWithAndWithoutTheWidePass) {
 }
 
 TEST_F(FftOnOpenCL, TheWidePassValidatesInEveryExchangePhasing) {
-    // The default (the parts in turn, each in 2 rounds) ran above; here the whole exchange at
-    // once, the parts in turn, and 4 rounds each (tuning.hpp, wide_log2_phases).
-    for (std::size_t limit : {std::size_t(128) << 10, std::size_t(64) << 10, std::size_t(16) << 10}) {
+    // The default (the parts in turn, each in 4 rounds) ran above; here the whole exchange at
+    // once, the parts in turn, and 2 rounds each (tuning.hpp, wide_log2_phases).
+    for (std::size_t limit : {std::size_t(128) << 10, std::size_t(64) << 10, std::size_t(32) << 10}) {
         Tuning t = kTuning;
-        t.group_local_limit = limit;
-        SCOPED_TRACE("group_local_limit " + std::to_string(limit));
+        t.group_local_limit = t.wide_local_limit = limit;
+        SCOPED_TRACE("wide_local_limit " + std::to_string(limit));
         ASSERT_GT(t.wide_local_bytes(), 0u);
         EXPECT_EQ(make_kernel_instance(*device_, module_for(t), two_d(4096, 16), Variant::Forward, 3, t)->picked_variant(),
                   "16/256 4096sw/4");
@@ -615,6 +631,52 @@ TEST_P(FftTuningOnOpenCL, Validates) {
 
 INSTANTIATE_TEST_SUITE_P(OtherTunings, FftTuningOnOpenCL, testing::ValuesIn(other_tunings()),
                          [](const testing::TestParamInfo<OtherTuning>& i) { return i.param.name; });
+
+// ---- local memory and barriers, checked by Oclgrind ----------------------------------------
+
+// Oclgrind (an OpenCL simulator, Debian's `oclgrind`) reports every access outside a kernel's
+// local memory and every pair of work-items racing on it, which PoCL lets pass: the
+// 1024-point wide pass once staged its store of a whole plane in a round's share, which
+// validated on PoCL and faulted on the H100. ctest runs this test on Oclgrind alone (test
+// `oclgrind.fft_wide_passes`, tests/CMakeLists.txt) with OCLGRIND_QUICK, so only each launch's
+// first and last group run and the results are not validated here (the tests above do that on
+// PoCL), and with OCLGRIND_DATA_RACES; it reads Oclgrind's log afterwards.
+TEST_F(FftOnOpenCL, WidePassesKeepToTheirLocalMemoryAndBarriersInEveryPhasing) {
+    if (device_->info().platform != "Oclgrind") GTEST_SKIP() << "runs on Oclgrind only: ctest -R oclgrind";
+    const char* log = std::getenv("OCLGRIND_LOG");
+    ASSERT_TRUE(log && *log) << "set OCLGRIND_LOG to the file Oclgrind reports to";
+    struct Case {
+        Shape shape;
+        std::size_t local_limit;  // of the wide groups; group_local_limit at least as large
+        const char* plan;
+    };
+    // The wide 1024-point passes (2 x 2^20: the first stages its store, the second does not)
+    // with the parts in turn, in 2 rounds and in 4 (kTuning); the wide 4096-point pass at once,
+    // the parts in turn, in 2 rounds, 4 (kTuning) and 8.
+    const Case cases[] = {{one_d(1 << 20, 2), 32 << 10, "1024sw/8 1024sw/8"},
+                          {one_d(1 << 20, 2), 16 << 10, "1024sw/8 1024sw/8"},
+                          {one_d(1 << 20, 2), 8 << 10, "1024sw/8 1024sw/8"},
+                          {two_d(4096, 16), 128 << 10, "16/256 4096sw/4"},
+                          {two_d(4096, 16), 64 << 10, "16/256 4096sw/4"},
+                          {two_d(4096, 16), 32 << 10, "16/256 4096sw/4"},
+                          {two_d(4096, 16), 16 << 10, "16/256 4096sw/4"},
+                          {two_d(4096, 16), 8 << 10, "16/256 4096sw/4"}};
+    for (const Case& c : cases) {
+        Tuning t = kTuning;
+        t.wide_local_limit = t.wide1024_local_limit = c.local_limit;
+        t.group_local_limit = std::max(t.group_local_limit, c.local_limit);
+        // Forward only: the round trip's inverse runs the same kernels on the same indices.
+        auto inst = make_kernel_instance(*device_, module_for(t), c.shape, Variant::Forward, 3, t);
+        EXPECT_EQ(inst->picked_variant(), c.plan) << c.shape.describe() << ", limit " << c.local_limit;
+        inst->poison();
+        inst->run();
+        device_->synchronize();
+    }
+    std::ifstream in(log);
+    ASSERT_TRUE(in) << "Oclgrind wrote no log to " << log;
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_TRUE(text.empty()) << "Oclgrind reported:\n" << text.substr(0, 3000);
+}
 
 // ---- --save-outputs: one meaning on every backend ----------------------------------------
 

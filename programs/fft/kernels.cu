@@ -364,6 +364,56 @@ FFT_DEV void fft_pass(const float2* __restrict__ in, float2* __restrict__ out, c
                 const int n = q + u * TC + k * STRIDE;
                 if (live) out[out_base + (n << log2Nsv)] = scaled(v[u * r + k], out_re, out_im);
             }
+    } else if (LRND > 0) {
+        // The same in 2^LRND rounds where the group's points do not fit its shared memory at
+        // once (the wide passes): round rd stages the points whose n >> RSHIFT is rd at
+        // index c * 2^RSHIFT + (n mod 2^RSHIFT), the parts in turn, and stores them as one
+        // run of 2^RSHIFT points per column. Where STRIDE <= 2^RSHIFT (the wide passes), every
+        // q + u*TC is below it and k alone says in which round a point goes.
+        const int RSHIFT = LR - LRND, NMASK = (1 << RSHIFT) - 1, P = PLANE >> LRND, RK = STRIDE <= (1 << RSHIFT);
+        const int wbase = local_swizzle((c << RSHIFT) | q);
+        const int base = g0 << LR;  // the group's first output: its columns are consecutive
+#pragma unroll
+        for (int rd = 0; rd < (1 << LRND); ++rd) {
+            float2 o[FFT_E];
+#pragma unroll
+            for (int part = 0; part < (SPLIT ? 2 : 1); ++part) {
+                if (NFULL + (REM > 0) > 1 || part > 0 || rd > 0) __syncthreads();
+#pragma unroll
+                for (int u = 0; u < BL; ++u)
+#pragma unroll
+                    for (int k = 0; k < r; ++k) {
+                        const int n = q + u * TC + k * STRIDE;
+                        if ((RK ? k * STRIDE : n) >> RSHIFT != rd) continue;
+                        const int i = RK ? wbase ^ local_swizzle((u * TC + k * STRIDE) & NMASK)
+                                         : local_swizzle((c << RSHIFT) | (n & NMASK));
+                        const float2 a = v[u * r + k];
+                        if (SPLIT) {
+                            sm[i] = part ? a.y : a.x;
+                        } else {
+                            sm[i] = a.x;
+                            sm[i + P] = a.y;
+                        }
+                    }
+                __syncthreads();
+#pragma unroll
+                for (int e = 0; e < (ER >> LRND); ++e) {
+                    const int i = local_swizzle(tid) ^ local_swizzle(e << LG);
+                    if (SPLIT) {
+                        if (part) o[e].y = sm[i];
+                        else o[e].x = sm[i];
+                    } else {
+                        o[e] = cplx(sm[i], sm[i + P]);
+                    }
+                }
+            }
+#pragma unroll
+            for (int e = 0; e < (ER >> LRND); ++e) {
+                const int p = tid + (e << LG), col = p >> RSHIFT;
+                if (g0 + col < columns)
+                    out[base + (col << LR) + (rd << RSHIFT) + (p & NMASK)] = scaled(o[e], out_re, out_im);
+            }
+        }
     } else {
         // Strided columns whose outputs are contiguous (Nsv = 1): through shared memory in
         // column order (index c*R + n), then the group's C*R points as one contiguous run.

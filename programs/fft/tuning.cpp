@@ -66,11 +66,14 @@ Tuning parse_tuning(const std::string& text, Tuning t) {
         else if (name == "log2_wide1024_group") t.log2_wide1024_group = int(parse_field(name, value, 0, 10));
         else if (name == "cuda_min_groups_per_sm_wide1024")
             t.cuda_min_groups_per_sm_wide1024 = int(parse_field(name, value, 1, 32));
+        else if (name == "wide_local_limit") t.wide_local_limit = std::size_t(parse_field(name, value, 1, 1 << 30));
+        else if (name == "wide1024_local_limit")
+            t.wide1024_local_limit = std::size_t(parse_field(name, value, 1, 1 << 30));
         else
             throw Error("fft tuning: unknown field '" + name +
                         "' (known: log2_points_per_item, log2_group, group_local_limit, min_strided_columns, "
                         "cuda_min_groups_per_sm, cuda_min_groups_per_sm_r4096, log2_wide_group, log2_wide1024_group, "
-                        "cuda_min_groups_per_sm_wide1024)");
+                        "cuda_min_groups_per_sm_wide1024, wide_local_limit, wide1024_local_limit)");
     }
     return t;
 }

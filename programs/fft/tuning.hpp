@@ -3,6 +3,7 @@
 // kernels.cl and kernels.cu are built with the same values (docs/programs/fft.md, "Tuning").
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -16,8 +17,8 @@ inline constexpr int kTwiddleLog2 = 12;
 inline constexpr int kMinLog2R = 3;
 // At most 2^this rounds in each part of a wide group's exchanges. Up to 16 in fft_r4096_wide
 // (4 in fft_r1024_wide: a round's points n all alike above bit 8) each work-item writes in
-// one round and reads by its k alone (kernels.cl, exchange); more rounds take the slower
-// general path there.
+// one round and reads by its k alone (kernels.cl, exchange); more rounds take the general
+// path there, several times slower (wide_local_limit below).
 inline constexpr int kMaxWideLog2Rounds = 4;
 // The other radix with a wide kernel: strided passes of 1024 points (fft_r1024_wide).
 inline constexpr int kWide1024Log2R = 10;
@@ -48,20 +49,30 @@ struct Tuning {
     // log2 of the work-items of a wide group (fft_r4096_wide: launch bounds (this, 1), 64
     // registers at 1024): 4 strided columns of 4096 points, so a strided 4096-point axis (a
     // 2-D transform's columns) takes one pass instead of two. Their 128 KiB of points cross
-    // local memory in wide_log2_phases() phases of group_local_limit or less: the real and
-    // the imaginary parts in turn, then each in rounds (at 48 KiB: 2 x 2 phases of 32 KiB), so
-    // every device that allows groups of this size runs this plan, NVIDIA's OpenCL included.
+    // local memory in wide_log2_phases() phases of wide_local_limit or less: the real and
+    // the imaginary parts in turn, then each in rounds (at 16 KiB: 2 x 4 phases), so every
+    // device that allows groups of this size runs this plan, NVIDIA's OpenCL included.
     // No larger than log2_group: off (FFT_LOG2_WIDE_GROUP=0).
     int log2_wide_group = 10;
     // The same for strided passes of 1024 points (fft_r1024_wide: launch bounds (this,
     // cuda_min_groups_per_sm_wide1024)): 512 work-items hold 8 columns, so the pass reads and
     // writes 64-byte rows where the 256 of a narrow group hold 4 (32-byte rows); 64 KiB of
-    // points, the parts in turn at 48 KiB. On the H100 (2026-11-27, all passes at 512 through
+    // points, in 2 x 4 phases of 8 KiB (wide1024_local_limit). On the H100 (2026-11-27, all passes at 512 through
     // TRIBENCH_FFT_TUNING) 1d-1mx16 took 226.4-226.6 / 223.2-223.4 / 230.2-230.7 us against
     // 233.3-233.4 / 231.5-231.7 / 247.3 (cuda-native / cuda-prelude / opencl), and the other
     // speed datasets got slower (docs/programs/fft.md, "Tuning"). No larger than log2_group: off.
     int log2_wide1024_group = 9;
     int cuda_min_groups_per_sm_wide1024 = 2;
+    // Local memory of a wide group's exchanges (fft_r4096_wide, fft_r1024_wide), capped by
+    // group_local_limit: the fewer bytes, the more rounds (wide_log2_phases). 4 rounds of each
+    // part (16 KiB of 128, 8 KiB of 64); at 8, fft_r4096_wide loses more to its barriers and
+    // fft_r1024_wide takes the general path (kMaxWideLog2Rounds). H100, 2026-11-27, ms,
+    // cuda-native / cuda-prelude / opencl (cuFFT): 2d-4096x4096 at 32 KiB
+    // 0.2365 / 0.2366 / 0.2425, 16 KiB 0.2325 / 0.2348 / 0.2412, 8 KiB 0.344 (0.239);
+    // 1d-1mx16 with the parts in turn (32 KiB) 0.2272 / 0.2251 / 0.2297, 16 KiB 0.2120 / 0.2131
+    // / 0.2190, 8 KiB 0.2097 / 0.2114 / 0.2178, 4 KiB 1.53 (0.214; docs/programs/fft.md).
+    std::size_t wide_local_limit = 16 * 1024;
+    std::size_t wide1024_local_limit = 8 * 1024;
 
     int log2_group_points() const { return log2_group + log2_points_per_item; }
     // log2 of the work-items of the wide kernel for passes of 2^log2R points (R = 4096, 1024),
@@ -69,14 +80,18 @@ struct Tuning {
     int wide_group_log2(int log2R) const {
         return log2R == kTwiddleLog2 ? log2_wide_group : log2R == kWide1024Log2R ? log2_wide1024_group : -1;
     }
+    // Local memory a wide group for passes of 2^log2R points may use.
+    std::size_t wide_limit(int log2R = kTwiddleLog2) const {
+        return std::min(group_local_limit, log2R == kTwiddleLog2 ? wide_local_limit : wide1024_local_limit);
+    }
     // log2 of the phases of a wide group's exchanges: the fewest whose share of both planes
-    // fits group_local_limit (1: the parts in turn; more: each part in rounds); -1 when that
-    // would take more than 2^kMaxWideLog2Rounds rounds.
+    // fits wide_limit (1: the parts in turn; more: each part in rounds); -1 when that would
+    // take more than 2^kMaxWideLog2Rounds rounds.
     int wide_log2_phases(int log2R = kTwiddleLog2) const {
         if (wide_group_log2(log2R) < 0) return -1;
         const std::size_t all = std::size_t(8) << (wide_group_log2(log2R) + log2_points_per_item);
         for (int p = 0; p <= 1 + kMaxWideLog2Rounds; ++p)
-            if ((all >> p) <= group_local_limit) return p;
+            if ((all >> p) <= wide_limit(log2R)) return p;
         return -1;
     }
     bool wide_split_exchange(int log2R = kTwiddleLog2) const { return wide_log2_phases(log2R) > 0; }
