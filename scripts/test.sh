@@ -20,10 +20,11 @@ start=$SECONDS
 
 step() { printf '\n== %s (%s, %ds in)\n' "$1" "$(date +%T)" "$((SECONDS - start))"; }
 
-# Tests whose time goes to NVRTC, to the Slurm daemons or to generating the largest datasets
-# (the parity test's launch records), not to host code the sanitizers would watch: under
-# ASan they would double the gate's time on 2 cores.
-release_only='EverySource|slurm\.|e2e\.ptxdiff_all_programs|AreTheSameForBothDialects'
+# Tests whose time goes to NVRTC, to the Slurm daemons, to generating the largest datasets
+# (the parity test's launch records) or to Oclgrind's simulation of whole programs (62 s
+# here, 183 under ASan), not to host code the sanitizers would watch: under ASan they would
+# double the gate's time on 2 cores.
+release_only='EverySource|slurm\.|e2e\.ptxdiff_all_programs|AreTheSameForBothDialects|oclgrind\.spmv_stencil'
 
 if [[ "${TRIBENCH_QUICK:-0}" == 1 ]]; then
   step "build and test (build)"

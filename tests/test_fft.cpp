@@ -638,7 +638,7 @@ INSTANTIATE_TEST_SUITE_P(OtherTunings, FftTuningOnOpenCL, testing::ValuesIn(othe
 // local memory and every pair of work-items racing on it, which PoCL lets pass: the
 // 1024-point wide pass once staged its store of a whole plane in a round's share, which
 // validated on PoCL and faulted on the H100. ctest runs this test on Oclgrind alone (test
-// `oclgrind.fft_wide_passes`, tests/CMakeLists.txt) with OCLGRIND_QUICK, so only each launch's
+// `oclgrind.fft_wide_passes`, tests/oclgrind.cmake) with OCLGRIND_QUICK, so only each launch's
 // first and last group run and the results are not validated here (the tests above do that on
 // PoCL), and with OCLGRIND_DATA_RACES; it reads Oclgrind's log afterwards.
 TEST_F(FftOnOpenCL, WidePassesKeepToTheirLocalMemoryAndBarriersInEveryPhasing) {
