@@ -9,7 +9,7 @@ DEB_PACKAGES=(
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
   libbenchmark-dev nlohmann-json3-dev libgtest-dev googletest
   libcli11-dev libfftw3-dev
-  oclgrind               # tests: fft's local memory and barriers (tests/CMakeLists.txt)
+  oclgrind               # tests/oclgrind.cmake: kernels' memory accesses and barriers
   python3-matplotlib python3-numpy
   clang libclang-rt-dev  # scripts/test.sh: its clang builds (build-test, ASan, libFuzzer) and their runtimes
   slurm-wlm munge        # the one-node Slurm cluster of tests/slurm (docs/scale-out.md)

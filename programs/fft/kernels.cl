@@ -387,7 +387,8 @@ inline void fft_pass(const int LR, const int STRIDED, const int LG, const int SP
         // once (the wide passes): round rd stages the points whose n >> RSHIFT is rd at
         // index c * 2^RSHIFT + (n mod 2^RSHIFT), the parts in turn, and stores them as one
         // run of 2^RSHIFT points per column. Where STRIDE <= 2^RSHIFT (the wide passes), every
-        // q + u*TC is below it and k alone says in which round a point goes.
+        // q + u*TC is below it and k alone says in which round a point goes. Apart from the
+        // one-round store below, which reads back into v: the narrow kernels keep their code.
         const int RSHIFT = LR - LRND, NMASK = (1 << RSHIFT) - 1, P = PLANE >> LRND, RK = STRIDE <= (1 << RSHIFT);
         const int wbase = local_swizzle((c << RSHIFT) | q);
         const int base = g0 << LR;  // the group's first output: its columns are consecutive

@@ -57,10 +57,11 @@ struct Tuning {
     // The same for strided passes of 1024 points (fft_r1024_wide: launch bounds (this,
     // cuda_min_groups_per_sm_wide1024)): 512 work-items hold 8 columns, so the pass reads and
     // writes 64-byte rows where the 256 of a narrow group hold 4 (32-byte rows); 64 KiB of
-    // points, in 2 x 4 phases of 8 KiB (wide1024_local_limit). On the H100 (2026-11-27, all passes at 512 through
-    // TRIBENCH_FFT_TUNING) 1d-1mx16 took 226.4-226.6 / 223.2-223.4 / 230.2-230.7 us against
-    // 233.3-233.4 / 231.5-231.7 / 247.3 (cuda-native / cuda-prelude / opencl), and the other
-    // speed datasets got slower (docs/programs/fft.md, "Tuning"). No larger than log2_group: off.
+    // points, in 2 x 4 phases of 8 KiB (wide1024_local_limit). On the H100 (2026-11-27, all
+    // passes at 512 through TRIBENCH_FFT_TUNING) 1d-1mx16 took 226.4-226.6 / 223.2-223.4 /
+    // 230.2-230.7 us against 233.3-233.4 / 231.5-231.7 / 247.3 (cuda-native / cuda-prelude /
+    // opencl), and the other speed datasets got slower (docs/programs/fft.md, "Tuning"). No
+    // larger than log2_group: off.
     int log2_wide1024_group = 9;
     int cuda_min_groups_per_sm_wide1024 = 2;
     // Local memory of a wide group's exchanges (fft_r4096_wide, fft_r1024_wide), capped by
