@@ -21,19 +21,39 @@ if(TARGET test_fft)
     "${_oclgrind_env};OCLGRIND_QUICK=1;OCLGRIND_LOCAL_MEM_SIZE=131072;OCLGRIND_LOG=${_oclgrind_dir}/fft.log")
 endif()
 
-# spmv and stencil, whose kernels share local memory across barriers (merge's scan and
-# fix-up, the stencil tiles), on their small datasets: simulated in full and validated.
-# Not nbody, whose kernels Oclgrind 21.10 cannot run (it has no
-# llvm.experimental.noalias.scope.decl), nor kmeans, whose kmeans_assign_d4 its build does
-# not find (CL_INVALID_KERNEL_NAME; not looked into).
-if(TARGET tribench AND "${PROJECT_SOURCE_DIR}/programs/spmv" IN_LIST TB_PROGRAM_DIRS AND
-   "${PROJECT_SOURCE_DIR}/programs/stencil" IN_LIST TB_PROGRAM_DIRS)
-  set(_cmd $<TARGET_FILE:tribench> run --small -b opencl -p spmv,stencil --launch stream --min-samples 2
+# nbody and kmeans build only without optimisation here (OCLGRIND_BUILD_OPTIONS): Oclgrind
+# 21.10's clang marks the restrict pointers of the functions it inlines with
+# llvm.experimental.noalias.scope.decl, which its simulator does not know (it fails the
+# kernel: "Undefined external function", then CL_INVALID_KERNEL_NAME). The unoptimised IR
+# makes the same global and local accesses.
+set(_oclgrind_unoptimised "OCLGRIND_BUILD_OPTIONS=-cl-opt-disable")
+
+# nbody's local tiles and slice sums in every shape of a work-group (test_nbody.cpp).
+if(TARGET test_nbody)
+  add_test(NAME oclgrind.nbody_shapes
+           COMMAND test_nbody --gtest_filter=NbodyOnOpenCL.EveryGeometryKeepsToItsLocalMemoryOnOclgrind)
+  set_tests_properties(oclgrind.nbody_shapes PROPERTIES COST 30 TIMEOUT 600 ENVIRONMENT
+    "${_oclgrind_env};${_oclgrind_unoptimised};OCLGRIND_LOG=${_oclgrind_dir}/nbody.log")
+endif()
+
+# Programs on their small datasets, simulated in full and validated: spmv and stencil,
+# whose kernels share local memory across barriers (merge's scan and fix-up, the stencil
+# tiles), and kmeans (staged centroids, the partial sums' local histograms), unoptimised.
+# Further arguments: more environment entries.
+function(tb_oclgrind_programs name programs)
+  set(_cmd $<TARGET_FILE:tribench> run --small -b opencl -p ${programs} --launch stream --min-samples 2
            --max-samples 2 --no-batch --no-calibrate --no-cache)
   string(REPLACE ";" "|" _cmd "${_cmd}")
-  add_test(NAME oclgrind.spmv_stencil_small
-           COMMAND ${CMAKE_COMMAND} "-DCMD=${_cmd}" -DLOG=${_oclgrind_dir}/programs.log
+  add_test(NAME oclgrind.${name}
+           COMMAND ${CMAKE_COMMAND} "-DCMD=${_cmd}" -DLOG=${_oclgrind_dir}/${name}.log
                    -P ${CMAKE_CURRENT_SOURCE_DIR}/oclgrind_check.cmake)
-  set_tests_properties(oclgrind.spmv_stencil_small PROPERTIES COST 50 TIMEOUT 600 ENVIRONMENT
-    "${_oclgrind_env};OCLGRIND_LOG=${_oclgrind_dir}/programs.log")
+  set(_env ${_oclgrind_env} OCLGRIND_LOG=${_oclgrind_dir}/${name}.log ${ARGN})
+  set_tests_properties(oclgrind.${name} PROPERTIES COST 50 TIMEOUT 600 ENVIRONMENT "${_env}")
+endfunction()
+if(TARGET tribench AND "${PROJECT_SOURCE_DIR}/programs/spmv" IN_LIST TB_PROGRAM_DIRS AND
+   "${PROJECT_SOURCE_DIR}/programs/stencil" IN_LIST TB_PROGRAM_DIRS)
+  tb_oclgrind_programs(spmv_stencil_small "spmv,stencil")
+endif()
+if(TARGET tribench AND "${PROJECT_SOURCE_DIR}/programs/kmeans" IN_LIST TB_PROGRAM_DIRS)
+  tb_oclgrind_programs(kmeans_small kmeans ${_oclgrind_unoptimised})
 endif()

@@ -1,9 +1,15 @@
 // The first OpenCL device (PoCL in CI), opened once per test process and shared by the
-// program tests' fixtures, which must not delete it.
+// program tests' fixtures, which must not delete it. It is closed when the tests end, not
+// by a static destructor at exit: by then the C++ runtime has destroyed thread-local
+// objects, and Oclgrind 21.10's clFinish and clReleaseContext write to its per-thread call
+// stack (valgrind: invalid writes into the freed block; glibc aborted test_nbody).
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
+
+#include <gtest/gtest.h>
 
 #include "backend.hpp"
 
@@ -15,9 +21,16 @@ struct SharedOpenClDevice {
     std::string reason;
 };
 
+// Empty until a test asks for the device.
+inline std::optional<SharedOpenClDevice>& shared_opencl_slot() {
+    static std::optional<SharedOpenClDevice> slot;
+    return slot;
+}
+
 inline SharedOpenClDevice& shared_opencl_device() {
-    static SharedOpenClDevice shared = [] {
-        SharedOpenClDevice s;
+    std::optional<SharedOpenClDevice>& slot = shared_opencl_slot();
+    if (!slot) {
+        SharedOpenClDevice& s = slot.emplace();
         try {
             s.backend = make_backend("opencl");
             if (s.backend->devices().empty()) s.reason = "the OpenCL platforms list no device";
@@ -25,9 +38,22 @@ inline SharedOpenClDevice& shared_opencl_device() {
         } catch (const Error& e) {
             s.reason = e.what();
         }
-        return s;
-    }();
-    return shared;
+    }
+    return *slot;
 }
+
+class CloseSharedOpenClDevice : public testing::Environment {
+public:
+    void TearDown() override {
+        if (std::optional<SharedOpenClDevice>& slot = shared_opencl_slot()) {
+            slot->device.reset();
+            slot->backend.reset();
+            slot->reason = "closed after the tests";
+        }
+    }
+};
+
+inline testing::Environment* const close_shared_opencl_device =
+    testing::AddGlobalTestEnvironment(new CloseSharedOpenClDevice);
 
 }  // namespace tb

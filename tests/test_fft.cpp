@@ -6,8 +6,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <memory>
 #include <set>
@@ -18,6 +16,7 @@
 #include "fft/instance.hpp"
 #include "fft/plan.hpp"
 #include "fft/reference.hpp"
+#include "oclgrind_log.hpp"
 #include "program.hpp"
 #include "recording_device.hpp"
 #include "rng.hpp"
@@ -642,9 +641,8 @@ INSTANTIATE_TEST_SUITE_P(OtherTunings, FftTuningOnOpenCL, testing::ValuesIn(othe
 // first and last group run and the results are not validated here (the tests above do that on
 // PoCL), and with OCLGRIND_DATA_RACES; it reads Oclgrind's log afterwards.
 TEST_F(FftOnOpenCL, WidePassesKeepToTheirLocalMemoryAndBarriersInEveryPhasing) {
-    if (device_->info().platform != "Oclgrind") GTEST_SKIP() << "runs on Oclgrind only: ctest -R oclgrind";
-    const char* log = std::getenv("OCLGRIND_LOG");
-    ASSERT_TRUE(log && *log) << "set OCLGRIND_LOG to the file Oclgrind reports to";
+    if (!on_oclgrind(*device_)) GTEST_SKIP() << "runs on Oclgrind only: ctest -R oclgrind";
+    ASSERT_TRUE(std::getenv("OCLGRIND_LOG")) << "set OCLGRIND_LOG to the file Oclgrind reports to";
     struct Case {
         Shape shape;
         std::size_t local_limit;  // of the wide groups; group_local_limit at least as large
@@ -672,10 +670,9 @@ TEST_F(FftOnOpenCL, WidePassesKeepToTheirLocalMemoryAndBarriersInEveryPhasing) {
         inst->run();
         device_->synchronize();
     }
-    std::ifstream in(log);
-    ASSERT_TRUE(in) << "Oclgrind wrote no log to " << log;
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    EXPECT_TRUE(text.empty()) << "Oclgrind reported:\n" << text.substr(0, 3000);
+    const auto report = oclgrind_report();
+    ASSERT_TRUE(report) << "Oclgrind wrote no log to " << std::getenv("OCLGRIND_LOG");
+    EXPECT_TRUE(report->empty()) << "Oclgrind reported:\n" << report->substr(0, 3000);
 }
 
 // ---- --save-outputs: one meaning on every backend ----------------------------------------

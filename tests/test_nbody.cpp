@@ -17,6 +17,7 @@
 #include "nbody/bodies.hpp"
 #include "nbody/launch.hpp"
 #include "nbody/reference.hpp"
+#include "oclgrind_log.hpp"
 #include "program.hpp"
 #include "sample.hpp"
 #include "shared_opencl_device.hpp"
@@ -324,6 +325,13 @@ Validation run_on_device(Device& dev, const Kernel& k, const Geometry& g, const 
     return compare(s, pos, vel, all_bodies(s.pos.size()), expected, "opencl");
 }
 
+// Tiles and slices of a work-group that the tests launch: whole groups, split ones, and the
+// smallest tile alone.
+struct Shape {
+    std::uint32_t tile, slices;
+};
+constexpr Shape kShapes[] = {{256, 1}, {128, 2}, {64, 1}, {32, 8}, {16, 16}, {16, 1}};
+
 }  // namespace
 
 TEST_F(NbodyOnOpenCL, EveryGeometryMatchesTheReference) {
@@ -335,15 +343,11 @@ TEST_F(NbodyOnOpenCL, EveryGeometryMatchesTheReference) {
     co.defines = kernel_defines();
     auto module = device_->compile(program_source(find_program("nbody"), Dialect::OpenCL), co);
     const Kernel k = module->kernel("nbody_step");
-    struct Shape {
-        std::uint32_t tile, slices;
-    };
-    const Shape shapes[] = {{256, 1}, {128, 2}, {64, 1}, {32, 8}, {16, 16}, {16, 1}};
     for (std::int64_t n : {333, 1000}) {
         const InitialState s = make_initial_state(std::size_t(n), 77);
         for (int steps : {1, 3}) {
             const auto expected = simulate(s, steps, kParams);
-            for (const Shape& sh : shapes) {
+            for (const Shape& sh : kShapes) {
                 SCOPED_TRACE(std::to_string(n) + " bodies, " + std::to_string(steps) + " steps, " +
                              std::to_string(sh.tile) + "x" + std::to_string(sh.slices));
                 const Validation v = run_on_device(*device_, k, fixed_geometry(n, sh.tile, sh.slices), s, steps, expected);
@@ -351,6 +355,31 @@ TEST_F(NbodyOnOpenCL, EveryGeometryMatchesTheReference) {
             }
         }
     }
+}
+
+// Every shape on Oclgrind, which reports accesses outside a work-group's local memory and
+// work-items racing on it (PoCL lets both pass): the tiles staged in local memory and the
+// slices' partial sums, one step of 333 bodies (the last tile partly empty), validated, and
+// nothing in Oclgrind's log. tests/oclgrind.cmake runs it.
+TEST_F(NbodyOnOpenCL, EveryGeometryKeepsToItsLocalMemoryOnOclgrind) {
+    if (!device_) GTEST_SKIP() << "no OpenCL device: " << reason_;
+    if (!on_oclgrind(*device_)) GTEST_SKIP() << "runs on Oclgrind only: ctest -R oclgrind";
+    ASSERT_TRUE(std::getenv("OCLGRIND_LOG")) << "set OCLGRIND_LOG to the file Oclgrind reports to";
+    CompileOptions co;
+    co.defines = kernel_defines();
+    auto module = device_->compile(program_source(find_program("nbody"), Dialect::OpenCL), co);
+    const Kernel k = module->kernel("nbody_step");
+    const std::int64_t n = 333;
+    const InitialState s = make_initial_state(std::size_t(n), 77);
+    const auto expected = simulate(s, 1, kParams);
+    for (const Shape& sh : kShapes) {
+        SCOPED_TRACE(std::to_string(sh.tile) + "x" + std::to_string(sh.slices));
+        const Validation v = run_on_device(*device_, k, fixed_geometry(n, sh.tile, sh.slices), s, 1, expected);
+        EXPECT_TRUE(v.ok) << v.detail;
+    }
+    const auto report = oclgrind_report();
+    ASSERT_TRUE(report) << "Oclgrind wrote no log to " << std::getenv("OCLGRIND_LOG");
+    EXPECT_TRUE(report->empty()) << "Oclgrind reported:\n" << report->substr(0, 3000);
 }
 
 // The tuning constants come from tuning.hpp only: every one reaches the kernels as a define,
