@@ -47,8 +47,12 @@ std::vector<Pass> plan_axis(int log2L, int log2S, std::int64_t items, const Tuni
     // One pass over contiguous transforms when the whole transform fits one group.
     if (log2S == 0 && log2L <= std::min(kTwiddleLog2, group)) return {make_pass(log2L, 0, 0, 0, 0, items, t)};
     // Strided passes: the largest R that still gets min_strided_columns columns per group,
-    // split into as few passes as possible with balanced radices.
-    const int lmax = std::max(kMinLog2R, std::min(kTwiddleLog2, group - ceil_log2(t.min_strided_columns)));
+    // split into as few passes as possible with balanced radices. An axis of whole 4096-point
+    // parts (2^24) takes wide passes of 4096 where the device holds them: two passes over
+    // memory instead of three, as cuFFT's (docs/programs/fft.md, "Plans").
+    const bool wide4096_parts = wide.r4096 && log2L % kTwiddleLog2 == 0 && t.wide_local_bytes() > 0;
+    const int lmax = wide4096_parts ? kTwiddleLog2
+                                    : std::max(kMinLog2R, std::min(kTwiddleLog2, group - ceil_log2(t.min_strided_columns)));
     const int count = (log2L + lmax - 1) / lmax;
     std::vector<int> parts(std::size_t(count), log2L / count);
     for (int i = 0; i < log2L % count; ++i) ++parts[std::size_t(i)];
@@ -58,7 +62,7 @@ std::vector<Pass> plan_axis(int log2L, int log2S, std::int64_t items, const Tuni
         if (part < kMinLog2R)
             throw Error("fft: cannot split a 2^" + std::to_string(log2L) + "-point axis into passes of at least 8 points");
         const int log2M = log2L - part + log2S;
-        Pass p = make_pass(part, log2M, log2Ns + log2S, log2S, log2Ns, items, t);
+        Pass p = make_pass(part, log2M, log2Ns + log2S, log2S, log2Ns, items, t, wide4096_parts);
         if (wide.r1024 && part == kWide1024Log2R && t.wide_local_bytes(kWide1024Log2R) > 0) {
             Pass w = make_pass(part, log2M, log2Ns + log2S, log2S, log2Ns, items, t, true);
             if (w.groups() >= wide.r1024_min_groups) p = w;
