@@ -49,7 +49,7 @@ std::vector<Pass> plan_axis(int log2L, int log2S, std::int64_t items, const Tuni
     // Strided passes: the largest R that still gets min_strided_columns columns per group,
     // split into as few passes as possible with balanced radices. An axis of whole 4096-point
     // parts (2^24) takes wide passes of 4096 where the device holds them: two passes over
-    // memory instead of three, as cuFFT's (docs/programs/fft.md, "Plans").
+    // memory instead of three, as cuFFT's (docs/programs/fft.md, "Plan").
     const bool wide4096_parts = wide.r4096 && log2L % kTwiddleLog2 == 0 && t.wide_local_bytes() > 0;
     const int lmax = wide4096_parts ? kTwiddleLog2
                                     : std::max(kMinLog2R, std::min(kTwiddleLog2, group - ceil_log2(t.min_strided_columns)));
