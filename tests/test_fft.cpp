@@ -192,17 +192,18 @@ TEST(FftTolerance, AcceptsARoundedExactResultAndRejectsOneWrongPoint) {
 
 namespace {
 
-DeviceInfo device_info(std::size_t local, std::size_t group, int compute_units = 132) {
+DeviceInfo device_info(std::size_t local, std::size_t group, int compute_units = 132, bool gpu = true) {
     DeviceInfo i;
     i.max_local_mem_bytes = local;
     i.max_work_group_size = group;
     i.compute_units = compute_units;
+    i.is_gpu = gpu;
     return i;
 }
 
 const DeviceInfo kH100 = device_info(227 * 1024, 1024);
 const DeviceInfo kNvidiaOpenCL = device_info(48 * 1024, 1024);
-const DeviceInfo kPocl = device_info(4 << 20, 4096);
+const DeviceInfo kPocl = device_info(4 << 20, 4096, 2, false);
 
 // Each axis's passes multiply up to its length; every pass obeys the kernel's invariants.
 void check_plan(const Shape& s, const std::vector<Pass>& plan, const Tuning& t) {
@@ -236,9 +237,10 @@ void check_plan(const Shape& s, const std::vector<Pass>& plan, const Tuning& t) 
 }  // namespace
 
 TEST(FftPlan, EveryDatasetObeysTheKernelInvariantsAndDependsOnTheDeviceOnlyThroughWideGroups) {
-    // One plan for every device of 132 compute units that holds wide groups of 1024
-    // work-items in 48 KiB (CUDA on an H100, NVIDIA's OpenCL, PoCL as if it had as many);
-    // where groups stop at 256, narrow passes wherever the others take wide ones.
+    // One plan for every GPU of 132 compute units that holds wide groups of 1024 work-items
+    // in 48 KiB (CUDA on an H100, NVIDIA's OpenCL, a GPU with more local memory); where groups
+    // stop at 256, and on CPUs (PoCL), narrow passes wherever the others take wide ones; PoCL
+    // takes the wide ones where asked to (the kernel tests below).
     const Program& p = find_program("fft");
     const DeviceInfo small_groups = device_info(48 * 1024, 256);
     std::vector<std::string> wide;
@@ -250,7 +252,11 @@ TEST(FftPlan, EveryDatasetObeysTheKernelInvariantsAndDependsOnTheDeviceOnlyThrou
         EXPECT_EQ(describe(make_plan(s, kTuning, kNvidiaOpenCL)), describe(plan)) << d.name;
         const auto narrow = make_plan(s, kTuning, small_groups);
         check_plan(s, narrow, kTuning);
-        EXPECT_EQ(describe(narrow), describe(make_plan(s, kTuning, kH100, false))) << d.name;
+        EXPECT_EQ(describe(narrow), describe(make_plan(s, kTuning, kH100, WidePasses::Never))) << d.name;
+        EXPECT_EQ(describe(make_plan(s, kTuning, kPocl)), describe(narrow)) << d.name;
+        EXPECT_EQ(describe(make_plan(s, kTuning, device_info(4 << 20, 4096, 132, false), WidePasses::Anywhere)),
+                  describe(plan))
+            << d.name;
         for (const Pass& pass : narrow) EXPECT_FALSE(pass.wide) << d.name;
         if (describe(narrow) != describe(plan)) wide.push_back(d.name);
     }
@@ -265,17 +271,17 @@ TEST(FftPlan, SpeedCriticalShapesUseFewWidePasses) {
     // pass, columns in two of 64; transforms of up to 4096 points in one launch. With wide
     // groups, 8 columns of 1024 and two passes of 4096 for 2^24.
     EXPECT_EQ(describe(make_plan(one_d(1 << 20, 16), kTuning, kH100)), "1024sw/8 1024sw/8");
-    EXPECT_EQ(describe(make_plan(one_d(1 << 20, 16), kTuning, kH100, false)), "1024s/4 1024s/4");
+    EXPECT_EQ(describe(make_plan(one_d(1 << 20, 16), kTuning, kH100, WidePasses::Never)), "1024s/4 1024s/4");
     EXPECT_EQ(describe(make_plan(one_d(1 << 24, 1), kTuning, kH100)), "4096sw/4 4096sw/4");
-    EXPECT_EQ(describe(make_plan(one_d(1 << 24, 1), kTuning, kH100, false)), "256s/16 256s/16 256s/16");
-    EXPECT_EQ(describe(make_plan(two_d(4096, 4096), kTuning, kH100, false)), "4096/1 64s/64 64s/64");
+    EXPECT_EQ(describe(make_plan(one_d(1 << 24, 1), kTuning, kH100, WidePasses::Never)), "256s/16 256s/16 256s/16");
+    EXPECT_EQ(describe(make_plan(two_d(4096, 4096), kTuning, kH100, WidePasses::Never)), "4096/1 64s/64 64s/64");
     EXPECT_EQ(describe(make_plan(one_d(4096, 1024), kTuning, kH100)), "4096/1");
     EXPECT_EQ(describe(make_plan(one_d(256, 4096), kTuning, kH100)), "256/16");
     const auto p1 = make_plan(one_d(1 << 20, 16), kTuning, kH100);
     EXPECT_EQ(p1[0].log2Nsv, 0) << "first pass writes contiguous rows (staged)";
     EXPECT_EQ(p1[1].log2Ns, 10);
     EXPECT_EQ(p1[1].log2Nsv, 10);
-    const auto p2 = make_plan(two_d(4096, 4096), kTuning, kH100, false);
+    const auto p2 = make_plan(two_d(4096, 4096), kTuning, kH100, WidePasses::Never);
     EXPECT_EQ(p2[1].log2S, 12);
     EXPECT_EQ(p2[2].log2Nsv, 18);
 }
@@ -293,9 +299,10 @@ TEST(FftPlan, StridedAxesOf4096PointsTakeOneWidePassWhereTheDeviceHoldsIt) {
         EXPECT_EQ(p[1].log2Nsv, 12);
         EXPECT_EQ(p[1].twiddle_log2B(), -1);
     }
-    EXPECT_EQ(describe(make_plan(two_d(4096, 16), kTuning, kPocl)), "16/256 4096sw/4");
+    EXPECT_EQ(describe(make_plan(two_d(4096, 16), kTuning, kPocl, WidePasses::Anywhere)), "16/256 4096sw/4");
+    EXPECT_EQ(describe(make_plan(two_d(4096, 16), kTuning, kPocl)), "16/256 64s/64 64s/64");
     // Not where the device lacks the local memory or the work-items, nor for other lengths,
-    // or a tuning without wide groups.
+    // or a tuning without wide groups, nor on a CPU unless asked (above).
     Tuning whole = kTuning;
     whole.group_local_limit = whole.wide_local_limit = 128 * 1024;  // the wide exchange in one phase
     EXPECT_EQ(make_plan(two_d(4096, 4096), whole, kH100).at(1).local_bytes, 128u * 1024);
@@ -311,9 +318,10 @@ TEST(FftPlan, StridedAxesOf4096PointsTakeOneWidePassWhereTheDeviceHoldsIt) {
 
 TEST(FftPlan, AxesOfWhole4096PointPartsTakeWidePassesOf4096) {
     // 2^24 in two wide passes (cuFFT's shape): the first writes contiguous rows (staged), the
-    // second multiplies by the pass twiddles of 2^24 points; on NVIDIA's OpenCL and PoCL too.
+    // second multiplies by the pass twiddles of 2^24 points; on NVIDIA's OpenCL too, and on
+    // PoCL where asked to.
     for (const DeviceInfo& dev : {kH100, kNvidiaOpenCL, kPocl}) {
-        const auto p = make_plan(one_d(1 << 24, 1), kTuning, dev);
+        const auto p = make_plan(one_d(1 << 24, 1), kTuning, dev, WidePasses::Anywhere);
         ASSERT_EQ(describe(p), "4096sw/4 4096sw/4");
         EXPECT_EQ(p[0].kernel(), "fft_r4096_wide");
         EXPECT_EQ(p[0].log2M, 12);
@@ -329,6 +337,7 @@ TEST(FftPlan, AxesOfWhole4096PointPartsTakeWidePassesOf4096) {
     EXPECT_EQ(describe(make_plan(one_d(1 << 23, 1), kTuning, kH100)), "256s/16 256s/16 128s/32");
     EXPECT_EQ(describe(make_plan(one_d(1 << 24, 1), kTuning, device_info(48 * 1024, 512))),
               "256s/16 256s/16 256s/16");
+    EXPECT_EQ(describe(make_plan(one_d(1 << 24, 1), kTuning, kPocl)), "256s/16 256s/16 256s/16");
 }
 
 TEST(FftPlan, WideExchangePhasesFollowTheLocalLimit) {
@@ -528,10 +537,11 @@ protected:
     }
 
     // Runs both variants of `s` planned with `t`: they validate, and a poisoned, not computed
-    // output does not.
-    static void run_and_validate(const Shape& s, const Tuning& t = kTuning, bool allow_wide = true) {
+    // output does not. Wide passes wherever the device holds them, PoCL included: these tests
+    // are the wide kernels' check on a CPU.
+    static void run_and_validate(const Shape& s, const Tuning& t = kTuning, WidePasses wide = WidePasses::Anywhere) {
         for (Variant v : {Variant::Forward, Variant::Roundtrip}) {
-            auto inst = make_kernel_instance(*device_, module_for(t), s, v, 11, t, allow_wide);
+            auto inst = make_kernel_instance(*device_, module_for(t), s, v, 11, t, wide);
             SCOPED_TRACE(s.describe() + (v == Variant::Forward ? " forward" : " roundtrip") + ", plan " +
                          inst->picked_variant());
             inst->poison();
@@ -575,14 +585,17 @@ TEST_F(FftOnOpenCL, StridedPassesOf1024PointsValidateWide) {
     // validates them), exchanged as the parts in turn in 4 rounds each (kTuning); and in one.
     // The first pass stages its store through local memory, round by round.
     const Shape s = one_d(1 << 20, 2);
-    const std::string plan = make_kernel_instance(*device_, module_for(kTuning), s, Variant::Forward, 3)->picked_variant();
+    const std::string plan =
+        make_kernel_instance(*device_, module_for(kTuning), s, Variant::Forward, 3, kTuning, WidePasses::Anywhere)
+            ->picked_variant();
     if (plan != "1024sw/8 1024sw/8") GTEST_SKIP() << "this device plans " << plan;
     run_and_validate(s);
     Tuning whole = kTuning;
     whole.wide1024_local_limit = 32 << 10;  // 64 KiB of points: the parts in turn, no rounds
     whole.log2_wide_group = whole.log2_group;  // (no 4096-point wide kernel to build)
     ASSERT_EQ(whole.wide_log2_rounds(kWide1024Log2R), 0);
-    EXPECT_EQ(make_kernel_instance(*device_, module_for(whole), s, Variant::Forward, 3, whole)->picked_variant(),
+    EXPECT_EQ(make_kernel_instance(*device_, module_for(whole), s, Variant::Forward, 3, whole, WidePasses::Anywhere)
+                  ->picked_variant(),
               "1024sw/8 1024sw/8");
     run_and_validate(s, whole);
 }
@@ -591,9 +604,9 @@ TEST_F(FftOnOpenCL, StridedAxesOf4096PointsValidateWithAndWithoutTheWidePass) {
     // PoCL holds wide groups: the columns of 4096 x 16 in one wide pass (4 groups of 4
     // columns), and in two narrow ones as where groups stop at 512 work-items.
     const Shape s = two_d(4096, 16);
-    for (bool wide : {true, false}) {
+    for (WidePasses wide : {WidePasses::Anywhere, WidePasses::Never}) {
         auto inst = make_kernel_instance(*device_, module_for(kTuning), s, Variant::Forward, 3, kTuning, wide);
-        EXPECT_EQ(inst->picked_variant(), wide ? "16/256 4096sw/4" : "16/256 64s/64 64s/64");
+        EXPECT_EQ(inst->picked_variant(), wide == WidePasses::Anywhere ? "16/256 4096sw/4" : "16/256 64s/64 64s/64");
         run_and_validate(s, kTuning, wide);
     }
 }
@@ -606,9 +619,11 @@ TEST_F(FftOnOpenCL, TheWidePassValidatesInEveryExchangePhasing) {
         t.group_local_limit = t.wide_local_limit = limit;
         SCOPED_TRACE("wide_local_limit " + std::to_string(limit));
         ASSERT_GT(t.wide_local_bytes(), 0u);
-        EXPECT_EQ(make_kernel_instance(*device_, module_for(t), two_d(4096, 16), Variant::Forward, 3, t)->picked_variant(),
+        EXPECT_EQ(make_kernel_instance(*device_, module_for(t), two_d(4096, 16), Variant::Forward, 3, t,
+                                       WidePasses::Anywhere)
+                      ->picked_variant(),
                   "16/256 4096sw/4");
-        run_and_validate(two_d(4096, 16), t, true);
+        run_and_validate(two_d(4096, 16), t);
     }
 }
 
@@ -681,7 +696,7 @@ void run_wide_cases_on_oclgrind(Device& dev, const std::vector<WideCase>& cases,
         t.wide_local_limit = t.wide1024_local_limit = c.local_limit;
         t.group_local_limit = std::max(t.group_local_limit, c.local_limit);
         // Forward only: the round trip's inverse runs the same kernels on the same indices.
-        auto inst = make_kernel_instance(dev, module_for(t), c.shape, Variant::Forward, 3, t);
+        auto inst = make_kernel_instance(dev, module_for(t), c.shape, Variant::Forward, 3, t, WidePasses::Anywhere);
         EXPECT_EQ(inst->picked_variant(), c.plan) << c.shape.describe() << ", limit " << c.local_limit;
         inst->poison();
         inst->run();

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "plan.hpp"
 #include "program.hpp"
 #include "reference.hpp"
 #include "shape.hpp"
@@ -51,10 +52,10 @@ private:
 
 // The passes of kernels.cl / kernels.cu on any backend, planned with `tuning`, which must be
 // the tuning `mod` was compiled with (kernel_defines(tuning); tests try others), with wide
-// passes where the device allows them and `allow_wide` (tests run the plan without them too).
+// passes where `wide` and the device allow them (make_plan).
 std::unique_ptr<Instance> make_kernel_instance(Device& dev, Module& mod, const Shape& shape, Variant variant,
                                                std::uint64_t seed, const Tuning& tuning = kTuning,
-                                               bool allow_wide = true);
+                                               WidePasses wide = WidePasses::OnGpus);
 
 // cuFFT on the cuda-native device's own stream (cufft_baseline.cpp).
 std::unique_ptr<Instance> make_cufft_instance(Device& dev, const Shape& shape, Variant variant, std::uint64_t seed);

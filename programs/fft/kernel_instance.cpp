@@ -11,9 +11,9 @@ namespace {
 class KernelInstance final : public FftInstance {
 public:
     KernelInstance(Device& dev, Module& mod, const Shape& shape, Variant variant, std::uint64_t seed, const Tuning& t,
-                   bool allow_wide)
+                   WidePasses wide)
         : FftInstance(dev, shape, variant, seed) {
-        const std::vector<Pass> plan = plan_for(dev, mod, shape, t, allow_wide);
+        const std::vector<Pass> plan = plan_for(dev, mod, shape, t, wide);
         plan_ = describe(plan);
         const std::size_t bytes = std::size_t(shape.points()) * 8;
         if (plan.size() > 1 || variant == Variant::Roundtrip) tmp_ = dev.alloc(bytes);
@@ -86,11 +86,11 @@ public:
 private:
     // make_plan's plan, or the one without wide passes where the compiled wide kernel allows
     // fewer work-items than a wide group (registers): the device's limits alone do not say.
-    static std::vector<Pass> plan_for(Device& dev, Module& mod, const Shape& shape, const Tuning& t, bool allow_wide) {
-        std::vector<Pass> plan = make_plan(shape, t, dev.info(), allow_wide);
+    static std::vector<Pass> plan_for(Device& dev, Module& mod, const Shape& shape, const Tuning& t, WidePasses wide) {
+        std::vector<Pass> plan = make_plan(shape, t, dev.info(), wide);
         for (const Pass& p : plan)
             if (p.wide && dev.max_group_size(mod.kernel(p.kernel())) < std::size_t(p.threads))
-                return make_plan(shape, t, dev.info(), false);
+                return make_plan(shape, t, dev.info(), WidePasses::Never);
         return plan;
     }
 
@@ -111,8 +111,8 @@ private:
 }  // namespace
 
 std::unique_ptr<Instance> make_kernel_instance(Device& dev, Module& mod, const Shape& shape, Variant variant,
-                                               std::uint64_t seed, const Tuning& tuning, bool allow_wide) {
-    return std::make_unique<KernelInstance>(dev, mod, shape, variant, seed, tuning, allow_wide);
+                                               std::uint64_t seed, const Tuning& tuning, WidePasses wide) {
+    return std::make_unique<KernelInstance>(dev, mod, shape, variant, seed, tuning, wide);
 }
 
 }  // namespace tb::fft

@@ -73,12 +73,14 @@ std::vector<Pass> plan_axis(int log2L, int log2S, std::int64_t items, const Tuni
     return passes;
 }
 
-std::vector<Pass> make_plan(const Shape& s, const Tuning& t, const DeviceInfo& info, bool allow_wide) {
-    // Wide groups only where the device says it holds them (0: not known), and 1024-point
-    // ones only where they fill every compute unit as often as their launch bounds allow.
+std::vector<Pass> make_plan(const Shape& s, const Tuning& t, const DeviceInfo& info, WidePasses wide_passes) {
+    // Wide groups only where the policy allows them and the device says it holds them (0: not
+    // known), and 1024-point ones only where they fill every compute unit as often as their
+    // launch bounds allow.
+    const bool allowed = wide_passes == WidePasses::Anywhere || (wide_passes == WidePasses::OnGpus && info.is_gpu);
     const auto holds = [&](int log2R) {
         const std::size_t bytes = t.wide_local_bytes(log2R);
-        return allow_wide && bytes > 0 && info.max_local_mem_bytes >= bytes &&
+        return allowed && bytes > 0 && info.max_local_mem_bytes >= bytes &&
                info.max_work_group_size >= (std::size_t(1) << t.wide_group_log2(log2R));
     };
     WideGroups wide;

@@ -39,14 +39,22 @@ struct Pass {
     std::string kernel() const { return "fft_r" + std::to_string(1 << log2R) + (wide ? "_wide" : ""); }
 };
 
+// Where a plan may take the wide kernels: on GPUs that hold their groups (the default), on any
+// device that holds them (tests run the wide kernels on PoCL and Oclgrind), or nowhere. Not on
+// CPUs by default: PoCL ran the wide passes 26-104x slower than the narrow ones (2026-11-27,
+// this repository's 2-core machine: 1d-16m 41.7 s against 0.40 s a transform).
+enum class WidePasses { OnGpus, Anywhere, Never };
+
 // The passes of one forward transform of `shape`, in execution order. Throws tb::Error if
 // the device (`info`: work-group size, local memory) cannot run the tuning's groups. Where
-// `info` allows the tuning's wide groups and `allow_wide`, a strided 4096-point axis takes
-// one wide pass instead of two, and a strided 1024-point pass with enough groups to fill
-// every compute unit (`compute_units` x cuda_min_groups_per_sm_wide1024) takes groups of 8
-// columns (so the plan depends on the device: one that stops below 1024 work-items a group,
-// or below a wide pass's phase of local memory, gets the narrow passes).
-std::vector<Pass> make_plan(const Shape& shape, const Tuning& t, const DeviceInfo& info, bool allow_wide = true);
+// `wide` and `info` allow the tuning's wide groups, a strided 4096-point axis takes one wide
+// pass instead of two, an axis of whole 4096-point parts (2^24) a wide pass per part, and a
+// strided 1024-point pass with enough groups to fill every compute unit (`compute_units` x
+// cuda_min_groups_per_sm_wide1024) takes groups of 8 columns (so the plan depends on the
+// device: a CPU, or one that stops below 1024 work-items a group or below a wide pass's
+// phase of local memory, gets the narrow passes).
+std::vector<Pass> make_plan(const Shape& shape, const Tuning& t, const DeviceInfo& info,
+                            WidePasses wide = WidePasses::OnGpus);
 
 // Which wide kernels a plan may use: the device holds their groups, and strided 1024-point
 // passes go wide only with at least r1024_min_groups groups.
