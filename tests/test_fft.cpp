@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -554,6 +553,39 @@ protected:
             EXPECT_FALSE(inst->validate().ok);
         }
     }
+
+    // The plan this device gets for `s` with `t` (as run_and_validate plans it).
+    static std::string plan_on_device(const Shape& s, const Tuning& t = kTuning, WidePasses wide = WidePasses::Anywhere) {
+        return make_kernel_instance(*device_, module_for(t), s, Variant::Forward, 3, t, wide)->picked_variant();
+    }
+
+    // A shape whose wide passes run with the wide groups' local memory at `local_limit`
+    // (group_local_limit at least as large), and the plan that must give.
+    struct WideCase {
+        Shape shape;
+        std::size_t local_limit;
+        const char* plan;
+    };
+    // Runs each case's forward transform on Oclgrind (the round trip's inverse runs the same
+    // kernels on the same indices), then fails on anything Oclgrind reported; skips elsewhere.
+    static void run_wide_cases_on_oclgrind(const std::vector<WideCase>& cases) {
+        if (!on_oclgrind(*device_)) GTEST_SKIP() << "runs on Oclgrind only: ctest -R oclgrind";
+        ASSERT_TRUE(std::getenv("OCLGRIND_LOG")) << "set OCLGRIND_LOG to the file Oclgrind reports to";
+        for (const WideCase& c : cases) {
+            Tuning t = kTuning;
+            t.wide_local_limit = t.wide1024_local_limit = c.local_limit;
+            t.group_local_limit = std::max(t.group_local_limit, c.local_limit);
+            auto inst = make_kernel_instance(*device_, module_for(t), c.shape, Variant::Forward, 3, t, WidePasses::Anywhere);
+            EXPECT_EQ(inst->picked_variant(), c.plan) << c.shape.describe() << ", limit " << c.local_limit;
+            inst->poison();
+            inst->run();
+            device_->synchronize();
+        }
+        const auto report = oclgrind_report();
+        ASSERT_TRUE(report) << "Oclgrind wrote no log to " << std::getenv("OCLGRIND_LOG");
+        EXPECT_TRUE(report->empty()) << "Oclgrind reported:\n" << report->substr(0, 3000);
+    }
+
     static Device* device_;
     static std::map<std::string, std::unique_ptr<Module>> modules_;
     static std::string reason_;
@@ -585,18 +617,14 @@ TEST_F(FftOnOpenCL, StridedPassesOf1024PointsValidateWide) {
     // validates them), exchanged as the parts in turn in 4 rounds each (kTuning); and in one.
     // The first pass stages its store through local memory, round by round.
     const Shape s = one_d(1 << 20, 2);
-    const std::string plan =
-        make_kernel_instance(*device_, module_for(kTuning), s, Variant::Forward, 3, kTuning, WidePasses::Anywhere)
-            ->picked_variant();
+    const std::string plan = plan_on_device(s);
     if (plan != "1024sw/8 1024sw/8") GTEST_SKIP() << "this device plans " << plan;
     run_and_validate(s);
     Tuning whole = kTuning;
     whole.wide1024_local_limit = 32 << 10;  // 64 KiB of points: the parts in turn, no rounds
     whole.log2_wide_group = whole.log2_group;  // (no 4096-point wide kernel to build)
     ASSERT_EQ(whole.wide_log2_rounds(kWide1024Log2R), 0);
-    EXPECT_EQ(make_kernel_instance(*device_, module_for(whole), s, Variant::Forward, 3, whole, WidePasses::Anywhere)
-                  ->picked_variant(),
-              "1024sw/8 1024sw/8");
+    EXPECT_EQ(plan_on_device(s, whole), "1024sw/8 1024sw/8");
     run_and_validate(s, whole);
 }
 
@@ -605,8 +633,7 @@ TEST_F(FftOnOpenCL, StridedAxesOf4096PointsValidateWithAndWithoutTheWidePass) {
     // columns), and in two narrow ones as where groups stop at 512 work-items.
     const Shape s = two_d(4096, 16);
     for (WidePasses wide : {WidePasses::Anywhere, WidePasses::Never}) {
-        auto inst = make_kernel_instance(*device_, module_for(kTuning), s, Variant::Forward, 3, kTuning, wide);
-        EXPECT_EQ(inst->picked_variant(), wide == WidePasses::Anywhere ? "16/256 4096sw/4" : "16/256 64s/64 64s/64");
+        EXPECT_EQ(plan_on_device(s, kTuning, wide), wide == WidePasses::Anywhere ? "16/256 4096sw/4" : "16/256 64s/64 64s/64");
         run_and_validate(s, kTuning, wide);
     }
 }
@@ -619,10 +646,7 @@ TEST_F(FftOnOpenCL, TheWidePassValidatesInEveryExchangePhasing) {
         t.group_local_limit = t.wide_local_limit = limit;
         SCOPED_TRACE("wide_local_limit " + std::to_string(limit));
         ASSERT_GT(t.wide_local_bytes(), 0u);
-        EXPECT_EQ(make_kernel_instance(*device_, module_for(t), two_d(4096, 16), Variant::Forward, 3, t,
-                                       WidePasses::Anywhere)
-                      ->picked_variant(),
-                  "16/256 4096sw/4");
+        EXPECT_EQ(plan_on_device(two_d(4096, 16), t), "16/256 4096sw/4");
         run_and_validate(two_d(4096, 16), t);
     }
 }
@@ -678,52 +702,21 @@ INSTANTIATE_TEST_SUITE_P(OtherTunings, FftTuningOnOpenCL, testing::ValuesIn(othe
 // validated on PoCL and faulted on the H100. ctest runs these tests on Oclgrind alone
 // (tests/oclgrind.cmake) with OCLGRIND_QUICK, so only each launch's first and last group run
 // and the results are not validated here (the tests above do that on PoCL); they read
-// Oclgrind's log afterwards.
-namespace {
-
-struct WideCase {
-    Shape shape;
-    std::size_t local_limit;  // of the wide groups; group_local_limit at least as large
-    const char* plan;
-};
-
-void run_wide_cases_on_oclgrind(Device& dev, const std::vector<WideCase>& cases,
-                                const std::function<Module&(const Tuning&)>& module_for) {
-    if (!on_oclgrind(dev)) GTEST_SKIP() << "runs on Oclgrind only: ctest -R oclgrind";
-    ASSERT_TRUE(std::getenv("OCLGRIND_LOG")) << "set OCLGRIND_LOG to the file Oclgrind reports to";
-    for (const WideCase& c : cases) {
-        Tuning t = kTuning;
-        t.wide_local_limit = t.wide1024_local_limit = c.local_limit;
-        t.group_local_limit = std::max(t.group_local_limit, c.local_limit);
-        // Forward only: the round trip's inverse runs the same kernels on the same indices.
-        auto inst = make_kernel_instance(dev, module_for(t), c.shape, Variant::Forward, 3, t, WidePasses::Anywhere);
-        EXPECT_EQ(inst->picked_variant(), c.plan) << c.shape.describe() << ", limit " << c.local_limit;
-        inst->poison();
-        inst->run();
-        dev.synchronize();
-    }
-    const auto report = oclgrind_report();
-    ASSERT_TRUE(report) << "Oclgrind wrote no log to " << std::getenv("OCLGRIND_LOG");
-    EXPECT_TRUE(report->empty()) << "Oclgrind reported:\n" << report->substr(0, 3000);
-}
-
-}  // namespace
+// Oclgrind's log afterwards (run_wide_cases_on_oclgrind).
 
 // With OCLGRIND_DATA_RACES (`oclgrind.fft_wide_passes`): the wide 1024-point passes (2 x 2^20:
 // the first stages its store, the second does not) with the parts in turn, in 2 rounds and
 // in 4 (kTuning); the wide 4096-point pass at once, the parts in turn, in 2 rounds, 4
 // (kTuning) and 8.
 TEST_F(FftOnOpenCL, WidePassesKeepToTheirLocalMemoryAndBarriersInEveryPhasing) {
-    run_wide_cases_on_oclgrind(*device_,
-                               {{one_d(1 << 20, 2), 32 << 10, "1024sw/8 1024sw/8"},
+    run_wide_cases_on_oclgrind({{one_d(1 << 20, 2), 32 << 10, "1024sw/8 1024sw/8"},
                                 {one_d(1 << 20, 2), 16 << 10, "1024sw/8 1024sw/8"},
                                 {one_d(1 << 20, 2), 8 << 10, "1024sw/8 1024sw/8"},
                                 {two_d(4096, 16), 128 << 10, "16/256 4096sw/4"},
                                 {two_d(4096, 16), 64 << 10, "16/256 4096sw/4"},
                                 {two_d(4096, 16), 32 << 10, "16/256 4096sw/4"},
                                 {two_d(4096, 16), 16 << 10, "16/256 4096sw/4"},
-                                {two_d(4096, 16), 8 << 10, "16/256 4096sw/4"}},
-                               [](const Tuning& t) -> Module& { return module_for(t); });
+                                {two_d(4096, 16), 8 << 10, "16/256 4096sw/4"}});
 }
 
 // 2^24's two wide 4096-point passes (the first stages its store, the second multiplies by
@@ -731,8 +724,7 @@ TEST_F(FftOnOpenCL, WidePassesKeepToTheirLocalMemoryAndBarriersInEveryPhasing) {
 // whose shadow of the 256 MiB of buffers took a minute (the exchange's barriers are the
 // 2-D pass's, checked above).
 TEST_F(FftOnOpenCL, TwoWidePassesOf4096KeepToTheirLocalMemory) {
-    run_wide_cases_on_oclgrind(*device_, {{one_d(1 << 24, 1), kTuning.wide_local_limit, "4096sw/4 4096sw/4"}},
-                               [](const Tuning& t) -> Module& { return module_for(t); });
+    run_wide_cases_on_oclgrind({{one_d(1 << 24, 1), kTuning.wide_local_limit, "4096sw/4 4096sw/4"}});
 }
 
 // ---- --save-outputs: one meaning on every backend ----------------------------------------
