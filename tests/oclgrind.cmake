@@ -10,7 +10,8 @@ if(NOT OCLGRIND_ICD_LIBRARY)
 endif()
 set(_oclgrind_dir ${CMAKE_CURRENT_BINARY_DIR}/oclgrind)
 file(WRITE ${_oclgrind_dir}/vendors/oclgrind.icd "${OCLGRIND_ICD_LIBRARY}\n")
-set(_oclgrind_env "OCL_ICD_VENDORS=${_oclgrind_dir}/vendors;OCLGRIND_DATA_RACES=1")
+set(_oclgrind_platform "OCL_ICD_VENDORS=${_oclgrind_dir}/vendors")
+set(_oclgrind_env "${_oclgrind_platform};OCLGRIND_DATA_RACES=1")
 
 # fft's wide passes in every phasing and 2^24's two (test_fft.cpp says what they run):
 # OCLGRIND_QUICK runs each launch's first and last group only; 128 KiB: the wide groups'
@@ -24,7 +25,7 @@ if(TARGET test_fft)
     "${_oclgrind_env};${_fft_env};OCLGRIND_LOG=${_oclgrind_dir}/fft.log")
   add_test(NAME oclgrind.fft_wide_16m COMMAND test_fft --gtest_filter=FftOnOpenCL.TwoWidePassesOf4096KeepToTheirLocalMemory)
   set_tests_properties(oclgrind.fft_wide_16m PROPERTIES COST 10 TIMEOUT 600 ENVIRONMENT
-    "OCL_ICD_VENDORS=${_oclgrind_dir}/vendors;${_fft_env};OCLGRIND_GLOBAL_MEM_SIZE=1073741824;OCLGRIND_LOG=${_oclgrind_dir}/fft16m.log")
+    "${_oclgrind_platform};${_fft_env};OCLGRIND_GLOBAL_MEM_SIZE=1073741824;OCLGRIND_LOG=${_oclgrind_dir}/fft16m.log")
 endif()
 
 # nbody and kmeans build only without optimisation here (OCLGRIND_BUILD_OPTIONS): Oclgrind
