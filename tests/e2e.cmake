@@ -185,6 +185,14 @@ if(Python3_FOUND)
                    ${E2E_DIR}/opencl_ptx)
 endif()
 
+# scripts/reference_table.py and scripts/launch_rate.py, the tables of reports/h100/suite, on a
+# results file whose answers are known (docs/compare.md, "Against the reference").
+if(Python3_FOUND)
+  add_test(NAME scripts.report_tables
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/report_tables_check.py
+                   ${PROJECT_SOURCE_DIR}/scripts ${E2E_DIR}/report_tables)
+endif()
+
 # --save-outputs dumps mean the same thing whichever backend wrote them (docs/save-outputs.md):
 # every small dataset on every backend present (PoCL here; the CUDA backends and vendor on a
 # GPU machine), each dump checked with numpy against its documented meaning.
