@@ -7,8 +7,9 @@
 # with the first (A/A: no regression may be reported). Stage "soak" runs scripts/soak.sh.
 # Stage "sanitize" runs compute-sanitizer (memcheck, racecheck, synccheck) over every
 # program, variant and launch mode of both CUDA backends on the small datasets.
-# Writes OUTDIR/results.json.gz, OUTDIR/summary.txt and OUTDIR/logs.tar.gz (build, test, run
-# logs and PTX). Environment: SUITE_STAGES (default "build test list run ptx"),
+# Writes OUTDIR/results.json.gz, OUTDIR/tables.md (compare --backends, scripts/reference_table.py,
+# scripts/launch_rate.py), OUTDIR/summary.txt and OUTDIR/logs.tar.gz (build, test, run logs
+# and PTX). Environment: SUITE_STAGES (default "build test list run ptx"),
 # SUITE_MIN_TIME (seconds per benchmark, default 0.25), SUITE_BUDGET (`run --budget` of the
 # suite run, default none), SUITE_CMAKE_ARGS (extra cmake
 # arguments, e.g. -DTRIBENCH_PROGRAMS=mandelbrot).
@@ -57,6 +58,15 @@ if has run && [[ -x $TB ]]; then
   "$TB" run --keep-going --min-time "${SUITE_MIN_TIME:-0.25}" "${budget[@]}" --out "$OUT/results.json" "$@" \
       >"$LOGS/run.log" 2>&1 || status=1
   echo "suite wall time: $(( $(date +%s) - start )) s" | tee -a "$LOGS/run.log"
+  # The run's tables (reports/h100/suite has each as its own file): the backends against
+  # cuda-native, each benchmark against its reference, and where opencl trails by launches.
+  if [[ -f $OUT/results.json ]]; then
+    { echo "# Tables of $OUT/results.json"; echo
+      "$TB" compare --backends "$OUT/results.json" --markdown; echo
+      python3 scripts/reference_table.py "$OUT/results.json"; echo
+      echo "# Where opencl trails cuda-native (scripts/launch_rate.py)"; echo
+      python3 scripts/launch_rate.py "$OUT/results.json"; } >"$OUT/tables.md" 2>>"$LOGS/run.log" || status=1
+  fi
 fi
 if has timing && [[ -x $TB ]]; then
   note "timing"
