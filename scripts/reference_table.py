@@ -102,8 +102,8 @@ def main():
     for b in results["benchmarks"]:
         try:
             key = row_key(b)
-        except KeyError as e:
-            fail(f"{a.results}: a benchmark without {e}")
+        except (KeyError, TypeError) as e:
+            fail(f"{a.results}: a benchmark without its program, dataset, variant or launch ({e!r})")
         if a.program and key[0] not in a.program:
             continue
         rows.setdefault(key, {}).setdefault(b.get("backend"), b)

@@ -125,7 +125,8 @@ check(rows.get("fft/1d-16m/forward/opencl/stream") == ["1", "0.35", "0.45", "0.7
 # Files that are not results: one line on stderr naming the file, a non-zero exit.
 bad = os.path.join(work, "bad.json")
 for content in ("{not json", json.dumps({"schema": "tribench-history", "benchmarks": []}),
-                json.dumps({"schema": "tribench-results", "benchmarks": []})):
+                json.dumps({"schema": "tribench-results", "benchmarks": []}),
+                json.dumps({"schema": "tribench-results", "benchmarks": [{"program": "fft"}]})):
     with open(bad, "w") as f:
         f.write(content)
     r = run("reference_table.py", bad)
