@@ -534,6 +534,21 @@ TEST(SassListing, ReadsEachFunctionsInstructionsWithoutAddressesOrEncodings) {
     EXPECT_TRUE(sass_functions("no listing here\n").empty());
 }
 
+TEST(SassListing, CountsOpcodesWithoutModifiersOrPredicates) {
+    using V = std::vector<std::string>;
+    const auto c = sass_opcode_counts(V{"@!P0 LDG.E.128 R4, desc[UR4][R2.64]", "LDG.E R5, desc[UR4][R6.64]",
+                                        "@P1 BRA 0x90", "ULDC UR6, c[0x0][0x258]", "NOP", "", "EXIT"});
+    EXPECT_EQ(c, (std::map<std::string, int>{{"LDG", 2}, {"BRA", 1}, {"ULDC", 1}, {"NOP", 1}, {"EXIT", 1}}));
+    // Real cuobjdump output: 64 instructions, 7 of them ULDC, 10 ISETP, 11 NOP (counted by grep).
+    const auto real = sass_opcode_counts(sass_functions(data("opencl_spmv.sass")).at("spmv_merge_partition"));
+    int total = 0;
+    for (const auto& [op, n] : real) total += n;
+    EXPECT_EQ(total, 64);
+    EXPECT_EQ(real.at("ULDC"), 7);
+    EXPECT_EQ(real.at("ISETP"), 10);
+    EXPECT_EQ(real.at("NOP"), 11);
+}
+
 TEST(SassListing, CommonOrderIsTheLongestCommonSubsequence) {
     using V = std::vector<std::string>;
     EXPECT_EQ(common_order(V{}, V{"a"}), 0u);

@@ -166,8 +166,8 @@ void print_resources(std::ostream& os, const std::string& name, const Side& a, c
 }
 
 // Same instructions can run at different speeds in another order: how much of the two
-// SASS listings (registers included) runs in the same order.
-void print_sass_order(std::ostream& os, const std::string& name, const Side& a, const Side& b) {
+// SASS listings (registers included) runs in the same order, then their opcode counts.
+void print_sass(std::ostream& os, const std::string& name, const Side& a, const Side& b, std::size_t top) {
     const auto fa = a.sass.find(name), fb = b.sass.find(name);
     if (fa == a.sass.end() || fb == b.sass.end()) {
         const std::string why = !a.sass_error.empty() ? a.sass_error : b.sass_error;
@@ -181,6 +181,7 @@ void print_sass_order(std::ostream& os, const std::string& name, const Side& a, 
        << "); " << same << " the same and in the same order";
     if (longer) os << " (" << (same * 100 + longer / 2) / longer << "% of the longer)";
     os << "\n";
+    print_counts(os, "SASS opcode", ptx::sass_opcode_counts(fa->second), ptx::sass_opcode_counts(fb->second), top);
 }
 
 // Compares one program; the normalized diffs are appended to `diffs`.
@@ -212,7 +213,7 @@ void compare_program(std::ostream& os, const std::string& program, const Side& a
         print_counts(os, "class", ha.classes, hb.classes, o.top);
         print_counts(os, "opcode", ha.opcodes, hb.opcodes, o.top);
         print_resources(os, name, a, b);
-        print_sass_order(os, name, a, b);
+        print_sass(os, name, a, b, o.top);
 
         if (fa.lines == fb.lines) {
             os << "  normalized PTX: identical\n";

@@ -38,6 +38,19 @@ std::map<std::string, std::vector<std::string>> sass_functions(const std::string
     return out;
 }
 
+std::map<std::string, int> sass_opcode_counts(const std::vector<std::string>& listing) {
+    std::map<std::string, int> counts;
+    for (const auto& ins : listing) {
+        std::istringstream words(ins);
+        std::string op;
+        words >> op;
+        if (!op.empty() && op[0] == '@') words >> op;  // the predicate guards the next word
+        op = op.substr(0, op.find('.'));
+        if (!op.empty()) ++counts[op];
+    }
+    return counts;
+}
+
 std::size_t common_order(const std::vector<std::string>& a, const std::vector<std::string>& b) {
     // Two rows of the classic table: O(|a| |b|) time, O(|b|) memory (a few thousand squared
     // for the largest kernels here).

@@ -15,6 +15,11 @@ namespace tb::ptx {
 // ignored, so a file of several modules or none gives what it holds.
 std::map<std::string, std::vector<std::string>> sass_functions(const std::string& cuobjdump_text);
 
+// How often each opcode occurs in a listing, by its name without modifiers or predicate
+// ("@!P0 LDG.E.128 R4, ..." counts as "LDG"): where two layouts of one kernel differ in
+// kind (constant-bank reloads, warp-synchronisation sequences), not only in order.
+std::map<std::string, int> sass_opcode_counts(const std::vector<std::string>& listing);
+
 // The length of the longest common subsequence of two listings: the instructions the two
 // have in the same order.
 std::size_t common_order(const std::vector<std::string>& a, const std::vector<std::string>& b);
