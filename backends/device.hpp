@@ -55,6 +55,10 @@ struct Source {
     // kernels.cl.ptx / kernels.cu.ptx, docs/ptx-tools.md); empty: compile as usual.
     std::string ptx_file;
     std::string ptx;
+    // PTX in NVIDIA OpenCL's conventions that the opencl backend builds on NVIDIA's platform
+    // instead of compiling `text` (kernels.cl.opencl.ptx); empty: compile as usual.
+    std::string opencl_ptx_file;
+    std::string opencl_ptx;
 };
 
 struct CompileOptions {

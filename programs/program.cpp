@@ -20,7 +20,8 @@ const char* to_string(LaunchMode m) { return m == LaunchMode::Graph ? "graph" : 
 // read from DIR/programs/<p>/kernels.{cl,cu} where that file exists, so kernel developers
 // and tests need no rebuild (docs/robustness.md). Without it: the embedded copies. A
 // kernels.cl.ptx or kernels.cu.ptx beside them is PTX for the CUDA backends to load in
-// place of their compiler's (docs/ptx-tools.md, "Running other PTX").
+// place of their compiler's, a kernels.cl.opencl.ptx PTX for the opencl backend to build on
+// NVIDIA's platform (docs/ptx-tools.md, "Running other PTX").
 Source program_source(const Program& p, Dialect d) {
     const std::string file = "programs/" + p.name() + (d == Dialect::Cuda ? "/kernels.cu" : "/kernels.cl");
     const char* dir = std::getenv("TRIBENCH_KERNEL_DIR");
@@ -31,13 +32,14 @@ Source program_source(const Program& p, Dialect d) {
     const std::string path = (std::filesystem::path(dir) / file).string();
     Source src = std::filesystem::exists(path, ec) ? Source{path, read_file(path), d}
                                                    : Source{file, embedded_file(file), d};
-    const std::string ptx_path = path + ".ptx";
-    if (std::filesystem::exists(ptx_path, ec)) {
-        src.ptx_file = ptx_path;
-        src.ptx = read_file(ptx_path);
-        if (src.ptx.find(".entry") == std::string::npos)
-            throw Error(ptx_path + ": not PTX (no .entry in it)");
-    }
+    auto read_ptx = [&](const std::string& ptx_path, std::string& file, std::string& ptx) {
+        if (!std::filesystem::exists(ptx_path, ec)) return;
+        file = ptx_path;
+        ptx = read_file(ptx_path);
+        if (ptx.find(".entry") == std::string::npos) throw Error(ptx_path + ": not PTX (no .entry in it)");
+    };
+    read_ptx(path + ".ptx", src.ptx_file, src.ptx);
+    if (d == Dialect::OpenCL) read_ptx(path + ".opencl.ptx", src.opencl_ptx_file, src.opencl_ptx);
     return src;
 }
 

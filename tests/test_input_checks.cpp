@@ -308,4 +308,30 @@ TEST(KernelDir, APtxFileBesideAKernelFileIsLoadedInsteadOfCompiling) {
     std::ofstream(dir + "/programs/mandelbrot/kernels.cu.ptx") << "not ptx at all\n";
     EXPECT_EQ(error_of([&] { program_source(mandelbrot, Dialect::Cuda); }),
               dir + "/programs/mandelbrot/kernels.cu.ptx: not PTX (no .entry in it)");
+    EXPECT_TRUE(cl.opencl_ptx.empty());  // cuda-prelude's PTX is not opencl's
+}
+
+// A kernels.cl.opencl.ptx is PTX in NVIDIA OpenCL's conventions for the opencl backend to
+// build instead of compiling kernels.cl (docs/ptx-tools.md, "Running other PTX"); it alone
+// makes a kernel folder too.
+TEST(KernelDir, AnOpenClPtxFileIsReadForTheOpenClBackend) {
+    const std::string dir = temp_path("opencl-ptx-kernel-dir");
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir + "/programs/spmv");
+    const std::string ptx = ".version 9.0\n.target sm_90, texmode_independent\n.entry spmv_scalar()\n{\n\tret;\n}\n";
+    std::ofstream(dir + "/programs/spmv/kernels.cl.opencl.ptx") << ptx;
+    tb::test::ScopedEnv env("TRIBENCH_KERNEL_DIR", dir.c_str());
+    EXPECT_EQ(error_of(check_kernel_dir), "");
+
+    const Program& spmv = find_program("spmv");
+    const Source cl = program_source(spmv, Dialect::OpenCL);
+    EXPECT_EQ(cl.opencl_ptx, ptx);
+    EXPECT_EQ(cl.opencl_ptx_file, dir + "/programs/spmv/kernels.cl.opencl.ptx");
+    EXPECT_TRUE(cl.ptx.empty());  // nothing for cuda-prelude
+    EXPECT_EQ(cl.file_name, "programs/spmv/kernels.cl");
+    EXPECT_TRUE(program_source(spmv, Dialect::Cuda).opencl_ptx.empty());
+
+    std::ofstream(dir + "/programs/spmv/kernels.cl.opencl.ptx") << "// no kernels here\n";
+    EXPECT_EQ(error_of([&] { program_source(spmv, Dialect::OpenCL); }),
+              dir + "/programs/spmv/kernels.cl.opencl.ptx: not PTX (no .entry in it)");
 }

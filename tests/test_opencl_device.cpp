@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <regex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -580,6 +581,43 @@ TEST_F(OpenClDevice, ProgramBinaryIsPtxOnNvidiaOnly) {
         EXPECT_TRUE(module_->ptx.empty());
     }
     EXPECT_GT(module_->compile_ms, 0.0);
+}
+
+// PTX given with the source (TRIBENCH_KERNEL_DIR's kernels.cl.opencl.ptx, docs/ptx-tools.md)
+// is what NVIDIA's platform builds and runs, instead of compiling the source; another
+// platform refuses it with one line naming the file.
+TEST_F(OpenClDevice, GivenPtxIsBuiltInsteadOfTheSourceOnNvidiaOnly) {
+    Source src{"tests/reduce.cl", kSource, tb::Dialect::OpenCL};
+    src.opencl_ptx_file = "given/kernels.cl.opencl.ptx";
+    if (!dev_->info().is_nvidia) {
+        src.opencl_ptx = ".version 8.0\n.target sm_90\n.address_size 64\n.entry coords()\n{\n\tret;\n}\n";
+        EXPECT_EQ(error_of([&] { dev_->compile(src, CompileOptions{}); }),
+                  "given/kernels.cl.opencl.ptx: PTX for NVIDIA's OpenCL, and " + dev_->info().name +
+                      " is on another platform (remove the file to compile tests/reduce.cl)");
+        return;
+    }
+    // The platform's own PTX of the source with coords' row factor 1000 made 2000: if the
+    // given text is what runs, the rows come out twice as far apart.
+    std::string ptx = module_->ptx;
+    const std::size_t entry = ptx.find(".entry coords");
+    ASSERT_NE(entry, std::string::npos) << ptx;
+    std::smatch m;  // the immediate operand 1000 (mul.lo or mad.lo), the first after the entry
+    const std::string body = ptx.substr(entry);
+    ASSERT_TRUE(std::regex_search(body, m, std::regex(R"(([ ,])1000([,;]))"))) << "no 1000 in coords' PTX:\n" << body;
+    ptx.replace(entry + std::size_t(m.position(0)), std::size_t(m.length(0)), m[1].str() + "2000" + m[2].str());
+    src.opencl_ptx = ptx;
+    auto given = dev_->compile(src, CompileOptions{});
+    EXPECT_EQ(given->ptx, ptx);
+    EXPECT_NE(given->log.find("PTX read from given/kernels.cl.opencl.ptx"), std::string::npos) << given->log;
+    const Dim3 grid{2, 3}, block{4, 2};
+    const std::uint32_t w = grid.x * block.x, h = grid.y * block.y;
+    Buffer out = dev_->alloc(w * h * 4);
+    dev_->fill_u32(out, 0xFFFFFFFFu);
+    dev_->launch(given->kernel("coords"), grid, block, Args(out, w));
+    std::vector<std::uint32_t> got(w * h);
+    dev_->download(got.data(), out, got.size() * 4);
+    for (std::uint32_t y = 0; y < h; ++y)
+        for (std::uint32_t x = 0; x < w; ++x) ASSERT_EQ(got[y * w + x], x + 2000 * y) << x << "," << y;
 }
 
 // ---- build options and build errors ----------------------------------------------------

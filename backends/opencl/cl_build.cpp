@@ -1,6 +1,9 @@
 #include "cl_build.hpp"
 
 #include <chrono>
+#include <cstdio>
+#include <mutex>
+#include <set>
 #include <vector>
 
 #include "cl_info.hpp"
@@ -100,20 +103,21 @@ std::vector<EntryBounds> evaluate_bounds(const BuildTarget& t, const Source& src
     return values;
 }
 
-// A program built from PTX text; its build messages are added to `log`.
-cl_program build_from_ptx(const BuildTarget& t, const Source& src, const std::string& ptx, std::string& log) {
+// A program built from PTX text (`what` says which, for messages); its build messages are
+// added to `log`.
+cl_program build_from_ptx(const BuildTarget& t, const std::string& what, const std::string& ptx, std::string& log) {
     const Api& a = api();
     const unsigned char* bytes = reinterpret_cast<const unsigned char*>(ptx.c_str());
     const std::size_t size = ptx.size() + 1;  // with the terminating NUL, as the platform hands PTX out
     cl_int status = CL_SUCCESS, rc = CL_SUCCESS;
     cl_program program = a.CreateProgramWithBinary(t.context, 1, &t.device, &size, &bytes, &status, &rc);
-    check(rc, "clCreateProgramWithBinary(" + src.file_name + " with launch bounds)");
+    check(rc, "clCreateProgramWithBinary(" + what + ")");
     rc = status == CL_SUCCESS ? a.BuildProgram(program, 1, &t.device, "", nullptr, nullptr) : status;
     if (rc != CL_SUCCESS) {
         const std::string why = build_log(program, t.device);
         a.ReleaseProgram(program);
-        throw Error(src.file_name + ": its PTX with launch bounds did not build on " + t.device_name + " (" +
-                    error_name(rc) + ")" + (why.empty() ? "" : "\n" + why));
+        throw Error(what + " did not build on " + t.device_name + " (" + error_name(rc) + ")" +
+                    (why.empty() ? "" : "\n" + why));
     }
     const std::string more = build_log(program, t.device);
     if (!more.empty()) log += (log.empty() ? "" : "\n") + more;
@@ -153,10 +157,38 @@ std::string build_options(const CompileOptions& opt) {
     return o;
 }
 
+namespace {
+
+// PTX given with the source (TRIBENCH_KERNEL_DIR's kernels.cl.opencl.ptx), built as it is:
+// on NVIDIA's platform only, whose program binaries are PTX in its own conventions.
+BuiltProgram build_given_ptx(const BuildTarget& t, const Source& src) {
+    if (!is_nvidia_platform(device_value<cl_platform_id>(t.device, CL_DEVICE_PLATFORM, "CL_DEVICE_PLATFORM")))
+        throw Error(src.opencl_ptx_file + ": PTX for NVIDIA's OpenCL, and " + t.device_name +
+                    " is on another platform (remove the file to compile " + src.file_name + ")");
+    static std::mutex m;
+    static std::set<std::string> told;
+    {
+        const std::lock_guard<std::mutex> lock(m);
+        if (told.insert(src.opencl_ptx_file).second)
+            std::fprintf(stderr, "tribench: note: %s replaces the PTX compiled from %s (opencl's compiler not run)\n",
+                         src.opencl_ptx_file.c_str(), src.file_name.c_str());
+    }
+    BuiltProgram out;
+    const auto start = std::chrono::steady_clock::now();
+    out.program = build_from_ptx(t, src.opencl_ptx_file, src.opencl_ptx, out.log);
+    out.log = "PTX read from " + src.opencl_ptx_file + ", not compiled" + (out.log.empty() ? "" : "\n" + out.log);
+    out.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (t.want_binary) out.binary = src.opencl_ptx;
+    return out;
+}
+
+}  // namespace
+
 BuiltProgram build_program(const BuildTarget& t, const Source& src, const CompileOptions& opt) {
     const Api& a = api();
     if (src.dialect != Dialect::OpenCL)
         throw Error(src.file_name + ": the opencl backend compiles OpenCL C sources only");
+    if (!src.opencl_ptx.empty()) return build_given_ptx(t, src);
     const std::string options = build_options(opt);
     if (opt.math == MathMode::Precise) require_correctly_rounded(t, src);
 
@@ -194,7 +226,7 @@ BuiltProgram build_program(const BuildTarget& t, const Source& src, const Compil
                                            evaluate_bounds(t, src, text, options, bounds));
             a.ReleaseProgram(out.program);
             out.program = nullptr;
-            out.program = build_from_ptx(t, src, ptx, out.log);
+            out.program = build_from_ptx(t, src.file_name + ": its PTX with launch bounds", ptx, out.log);
         }
         out.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         if (t.want_binary) out.binary = bounds.empty() ? program_binary(out.program) : std::move(ptx);

@@ -53,7 +53,7 @@ void check_kernel_dir() {
     std::error_code ec;
     if (!std::filesystem::is_directory(dir, ec)) throw Error(shown + " is not a directory");
     for (const Program* p : all_programs())
-        for (const char* file : {"kernels.cl", "kernels.cu", "kernels.cl.ptx", "kernels.cu.ptx"})
+        for (const char* file : {"kernels.cl", "kernels.cu", "kernels.cl.ptx", "kernels.cu.ptx", "kernels.cl.opencl.ptx"})
             if (std::filesystem::exists(std::filesystem::path(dir) / "programs" / p->name() / file, ec)) return;
     throw Error(shown + " holds no programs/<program>/kernels.cl, kernels.cu or their .ptx (it should be laid out like a checkout)");
 }
