@@ -32,11 +32,11 @@ Source program_source(const Program& p, Dialect d) {
     const std::string path = (std::filesystem::path(dir) / file).string();
     Source src = std::filesystem::exists(path, ec) ? Source{path, read_file(path), d}
                                                    : Source{file, embedded_file(file), d};
-    auto read_ptx = [&](const std::string& ptx_path, std::string& file, std::string& ptx) {
+    auto read_ptx = [&](const std::string& ptx_path, std::string& path_field, std::string& text_field) {
         if (!std::filesystem::exists(ptx_path, ec)) return;
-        file = ptx_path;
-        ptx = read_file(ptx_path);
-        if (ptx.find(".entry") == std::string::npos) throw Error(ptx_path + ": not PTX (no .entry in it)");
+        path_field = ptx_path;
+        text_field = read_file(ptx_path);
+        if (text_field.find(".entry") == std::string::npos) throw Error(ptx_path + ": not PTX (no .entry in it)");
     };
     read_ptx(path + ".ptx", src.ptx_file, src.ptx);
     if (d == Dialect::OpenCL) read_ptx(path + ".opencl.ptx", src.opencl_ptx_file, src.opencl_ptx);
