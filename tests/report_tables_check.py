@@ -125,7 +125,6 @@ check(rows.get("fft/1d-16m/forward/opencl/stream") == ["1", "0.35", "0.45", "0.7
 # Files that are not results: one line on stderr naming the file, a non-zero exit.
 bad = os.path.join(work, "bad.json")
 for content in ("{not json", json.dumps({"schema": "tribench-history", "benchmarks": []}),
-                json.dumps({"schema": "tribench-results", "benchmarks": []}),
                 json.dumps({"schema": "tribench-results", "benchmarks": [{"program": "fft"}]})):
     with open(bad, "w") as f:
         f.write(content)
@@ -133,6 +132,13 @@ for content in ("{not json", json.dumps({"schema": "tribench-history", "benchmar
     lines = r.stderr.strip().splitlines()
     check(r.returncode != 0 and r.stdout == "" and len(lines) == 1 and "bad.json" in lines[0],
           f"reference_table.py on {content[:30]!r}: rc {r.returncode}, stderr {r.stderr!r}")
+
+# A run without references (PoCL: no vendor rows, no calibration) is a table that says so.
+with open(bad, "w") as f:
+    json.dump({"schema": "tribench-results", "benchmarks": [bench("nbody", "n1k", "default", "opencl", 9.0)]}, f)
+r = run("reference_table.py", bad)
+check(r.returncode == 0 and "(none: no benchmark of this run has its reference" in r.stdout,
+      f"a run without references: rc {r.returncode}, {r.stdout!r} {r.stderr!r}")
 
 if failures:
     print("\n".join("FAIL: " + f for f in failures))
