@@ -1,6 +1,19 @@
 #include "device.hpp"
 
+#include <cstdio>
+#include <mutex>
+#include <set>
+
 namespace tb {
+
+void note_given_ptx(const std::string& given_ptx_file, const std::string& source_file, const std::string& compiler) {
+    static std::mutex m;
+    static std::set<std::string> told;
+    const std::lock_guard<std::mutex> lock(m);
+    if (told.insert(given_ptx_file).second)
+        std::fprintf(stderr, "tribench: note: %s replaces the PTX compiled from %s (%s not run)\n",
+                     given_ptx_file.c_str(), source_file.c_str(), compiler.c_str());
+}
 
 const char* to_string(MathMode m) {
     switch (m) {

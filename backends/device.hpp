@@ -61,6 +61,10 @@ struct Source {
     std::string opencl_ptx;
 };
 
+// Says on stderr, once per given file and process, that `given_ptx_file` replaces the PTX
+// `compiler` would have made of `source_file` (a backend loading a Source's given PTX).
+void note_given_ptx(const std::string& given_ptx_file, const std::string& source_file, const std::string& compiler);
+
 struct CompileOptions {
     MathMode math = MathMode::Default;
     std::vector<std::string> defines;  // "NAME" or "NAME=VALUE", passed as -D

@@ -341,16 +341,21 @@ TEST_F(OpenClDevice, WorkGroupReductionWithTwoLocalArrays) {
     }
 }
 
-TEST_F(OpenClDevice, TwoDimensionalLaunchCoversGridTimesBlock) {
-    const Dim3 grid{3, 5}, block{8, 4};
+// Launches `coords` of `mod` over grid x block and expects every element to be
+// x + row_factor * y (kSource's kernel says 1000).
+static void expect_coords(tb::Device& dev, tb::Module& mod, Dim3 grid, Dim3 block, std::uint32_t row_factor) {
     const std::uint32_t w = grid.x * block.x, h = grid.y * block.y;
-    Buffer out = dev_->alloc(w * h * 4);
-    dev_->fill_u32(out, 0xFFFFFFFFu);
-    dev_->launch(module_->kernel("coords"), grid, block, Args(out, w));
+    Buffer out = dev.alloc(w * h * 4);
+    dev.fill_u32(out, 0xFFFFFFFFu);
+    dev.launch(mod.kernel("coords"), grid, block, Args(out, w));
     std::vector<std::uint32_t> got(w * h);
-    dev_->download(got.data(), out, got.size() * 4);
+    dev.download(got.data(), out, got.size() * 4);
     for (std::uint32_t y = 0; y < h; ++y)
-        for (std::uint32_t x = 0; x < w; ++x) ASSERT_EQ(got[y * w + x], x + 1000 * y) << x << "," << y;
+        for (std::uint32_t x = 0; x < w; ++x) ASSERT_EQ(got[y * w + x], x + row_factor * y) << x << "," << y;
+}
+
+TEST_F(OpenClDevice, TwoDimensionalLaunchCoversGridTimesBlock) {
+    expect_coords(*dev_, *module_, Dim3{3, 5}, Dim3{8, 4}, 1000);
 }
 
 // TB_LAUNCH_BOUNDS compiles and runs on every OpenCL device (docs/prelude.md; what it puts in
@@ -609,15 +614,7 @@ TEST_F(OpenClDevice, GivenPtxIsBuiltInsteadOfTheSourceOnNvidiaOnly) {
     auto given = dev_->compile(src, CompileOptions{});
     EXPECT_EQ(given->ptx, ptx);
     EXPECT_NE(given->log.find("PTX read from given/kernels.cl.opencl.ptx"), std::string::npos) << given->log;
-    const Dim3 grid{2, 3}, block{4, 2};
-    const std::uint32_t w = grid.x * block.x, h = grid.y * block.y;
-    Buffer out = dev_->alloc(w * h * 4);
-    dev_->fill_u32(out, 0xFFFFFFFFu);
-    dev_->launch(given->kernel("coords"), grid, block, Args(out, w));
-    std::vector<std::uint32_t> got(w * h);
-    dev_->download(got.data(), out, got.size() * 4);
-    for (std::uint32_t y = 0; y < h; ++y)
-        for (std::uint32_t x = 0; x < w; ++x) ASSERT_EQ(got[y * w + x], x + 2000 * y) << x << "," << y;
+    expect_coords(*dev_, *given, Dim3{2, 3}, Dim3{4, 2}, 2000);
 }
 
 // ---- build options and build errors ----------------------------------------------------

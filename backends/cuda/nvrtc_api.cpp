@@ -3,13 +3,10 @@
 #include <nvrtc.h>
 
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
-#include <mutex>
 #include <regex>
-#include <set>
 
 #include "dynlib.hpp"
 #include "kernel_cache.hpp"
@@ -263,12 +260,7 @@ PtxBuild compile_to_ptx(const Source& src, const CompileOptions& opt, const std:
     if (!src.ptx.empty()) {
         // Given PTX (program_source: TRIBENCH_KERNEL_DIR's kernels.cl.ptx): loaded as it is;
         // an OpenCL source still gives the kernels' signatures, which its launches need.
-        static std::mutex m;
-        static std::set<std::string> told;
-        const std::lock_guard<std::mutex> lock(m);
-        if (told.insert(src.ptx_file).second)
-            std::fprintf(stderr, "tribench: note: %s replaces the PTX compiled from %s (NVRTC not run)\n",
-                         src.ptx_file.c_str(), src.file_name.c_str());
+        note_given_ptx(src.ptx_file, src.file_name, "NVRTC");
         out.ptx = src.ptx;
         out.log = "PTX read from " + src.ptx_file + ", not compiled";
         out.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

@@ -1,9 +1,6 @@
 #include "cl_build.hpp"
 
 #include <chrono>
-#include <cstdio>
-#include <mutex>
-#include <set>
 #include <vector>
 
 #include "cl_info.hpp"
@@ -165,14 +162,7 @@ BuiltProgram build_given_ptx(const BuildTarget& t, const Source& src) {
     if (!is_nvidia_platform(device_value<cl_platform_id>(t.device, CL_DEVICE_PLATFORM, "CL_DEVICE_PLATFORM")))
         throw Error(src.opencl_ptx_file + ": PTX for NVIDIA's OpenCL, and " + t.device_name +
                     " is on another platform (remove the file to compile " + src.file_name + ")");
-    static std::mutex m;
-    static std::set<std::string> told;
-    {
-        const std::lock_guard<std::mutex> lock(m);
-        if (told.insert(src.opencl_ptx_file).second)
-            std::fprintf(stderr, "tribench: note: %s replaces the PTX compiled from %s (opencl's compiler not run)\n",
-                         src.opencl_ptx_file.c_str(), src.file_name.c_str());
-    }
+    note_given_ptx(src.opencl_ptx_file, src.file_name, "opencl's compiler");
     BuiltProgram out;
     const auto start = std::chrono::steady_clock::now();
     out.program = build_from_ptx(t, src.opencl_ptx_file, src.opencl_ptx, out.log);
