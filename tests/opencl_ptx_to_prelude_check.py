@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """scripts/opencl_ptx_to_prelude.py on real NVIDIA OpenCL output (tests/data/ptx/opencl_spmv.ptx):
 only the __local parameters and the environment registers change, the result assembles, and
-inputs it cannot convert are refused with one line naming the problem.
+inputs it cannot convert are refused with one line naming the problem. With --addresses the
+__local parameters stay 64-bit addresses, and the output and its --opencl-twin assemble to
+the same machine code.
 Usage: opencl_ptx_to_prelude_check.py SCRIPT FIXTURE WORKDIR"""
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 
@@ -19,13 +22,13 @@ def check(cond, what):
         failures.append(what)
 
 
-def convert(src_text, name):
+def convert(src_text, name, options=()):
     src, out = os.path.join(work, name + ".in.ptx"), os.path.join(work, name + ".out.ptx")
     with open(src, "w") as f:
         f.write(src_text)
     if os.path.exists(out):
         os.remove(out)
-    r = subprocess.run([sys.executable, script, src, out], capture_output=True, text=True)
+    r = subprocess.run([sys.executable, script, *options, src, out], capture_output=True, text=True)
     return r, (open(out).read() if os.path.exists(out) else None)
 
 
@@ -62,6 +65,54 @@ if ptxas:
     check(a.returncode == 0, f"ptxas refused the result: {a.stderr}")
 else:
     print("ptxas not found: the assembly check is skipped")
+
+
+# --addresses: the __local parameters stay 64-bit (attribute dropped), their loads and the
+# target's other lines as they were, no tb_local_mem; the twin changes only the %envreg reads.
+twin_path = os.path.join(work, "spmv.twin.ptx")
+r, addr = convert(original, "spmv_addr", ("--addresses", "--opencl-twin", twin_path))
+check(r.returncode == 0, f"--addresses failed: {r.stderr}")
+addr = addr or ""
+check("3 kernels, 2 __local parameters kept as shared addresses" in r.stdout, f"summary line: {r.stdout!r}")
+for p in ("spmv_merge_fixup_param_5", "spmv_merge_fixup_param_6"):
+    check(re.search(r"^\s*\.param \.u64 " + p + r",?$", addr, re.M), f"{p} is not a plain .u64 parameter")
+    check(len(re.findall(r"ld\.param\.u64\s+%rd\d+, \[" + p + r"\];", addr)) == 1, f"{p}: its load changed")
+check(".ptr .shared" not in addr and "tb_local_mem" not in addr and "%envreg" not in addr, "--addresses left a detail")
+check(re.search(r"^\.target sm_90$", addr, re.M), "texmode_independent is left on the target")
+twin = open(twin_path).read() if os.path.exists(twin_path) else ""
+check(twin.count(".ptr .shared") == 2 and "texmode_independent" in twin, "the twin lost its OpenCL details")
+check("%envreg" not in twin, "the twin kept an %envreg")
+diff = [(a, b) for a, b in zip(original.split("\n"), twin.split("\n")) if a != b]
+check(len(diff) == 4 and all("%envreg" in a for a, _ in diff), f"the twin changes other lines: {diff[:3]}")
+check(len(twin.split("\n")) == len(original.split("\n")), "the twin's line count differs")
+
+
+def text_sections(cubin):
+    """The .text.<kernel> sections of an ELF64 cubin: the machine code, without the attributes."""
+    data = open(cubin, "rb").read()
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+    sections = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
+    names = sections[shstrndx]
+    def name(sh):
+        start = names[4] + sh[0]
+        return data[start:data.index(b"\0", start)].decode()
+    return {name(sh): data[sh[4]:sh[4] + sh[5]] for sh in sections if name(sh).startswith(".text.")}
+
+
+if ptxas:
+    code = {}
+    for tag, path in (("addresses", os.path.join(work, "spmv_addr.out.ptx")), ("twin", twin_path)):
+        cubin = os.path.join(work, tag + ".cubin")
+        a = subprocess.run([ptxas, "-arch=sm_90", path, "-o", cubin], capture_output=True, text=True)
+        check(a.returncode == 0, f"ptxas refused the {tag} form: {a.stderr}")
+        code[tag] = text_sections(cubin) if a.returncode == 0 else {}
+    check(len(code["addresses"]) == 3, f"kernels in the cubin: {sorted(code['addresses'])}")
+    check(code["addresses"] == code["twin"], "the two forms assemble to different machine code")
+
+r, written = convert(original, "twin_alone", ("--opencl-twin", twin_path))
+check(r.returncode != 0 and "--opencl-twin goes with --addresses" in r.stderr and written is None,
+      f"--opencl-twin without --addresses: {r.returncode} {r.stderr!r}")
 
 # Refused, one line each, nothing written.
 for name, text, message in [

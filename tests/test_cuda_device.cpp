@@ -202,8 +202,35 @@ TEST(PackArgs, ChecksParameterSizesWhenTheDriverGivesThem) {
     cl.has_param_sizes = true;
     cl.param_sizes = {8, 4};  // the __local pointer became a 32-bit offset
     EXPECT_EQ(pack_error(Args(buf, LocalMem{32}), cl), "");
-    cl.param_sizes = {8, 8};
-    EXPECT_NE(pack_error(Args(buf, LocalMem{32}), cl), "");
+    cl.param_sizes = {8, 2};
+    EXPECT_EQ(pack_error(Args(buf, LocalMem{32}), cl),
+              "kernel 'k' (t/kernels.cl): parameter 1 is 2 bytes but the host passed 4 bytes");
+}
+
+// Given PTX in NVIDIA OpenCL's convention (scripts/opencl_ptx_to_prelude.py --addresses):
+// a 64-bit __local parameter gets its block's address in the shared window, the offset
+// added to where the dynamic shared memory starts.
+TEST(PackArgs, OpenClPassesSharedAddressesToSixtyFourBitLocalParameters) {
+    const Buffer buf = fake_buffer(0x1000);
+    KernelMeta k = opencl_kernel(4, {1, 3});
+    k.has_param_sizes = true;
+    k.param_sizes = {8, 8, 4, 4};  // one __local parameter an address, the other an offset
+    k.dynamic_shared_address = 0x400;
+    PackedArgs p;
+    pack_args(Args(buf, LocalMem{100}, std::uint32_t{7}, LocalMem{64}), k, p);
+    ASSERT_EQ(p.sizes, (std::vector<std::size_t>{8, 8, 4, 4}));
+    EXPECT_EQ(p.slots[1], 0x400u);       // the first block, at the start
+    EXPECT_EQ(low32(p.slots[3]), 112u);  // the second, as an offset: 100 rounded up to 16
+    EXPECT_EQ(p.shared_bytes, 176u);
+
+    k.param_sizes = {8, 4, 4, 8};
+    pack_args(Args(buf, LocalMem{100}, std::uint32_t{7}, LocalMem{64}), k, p);
+    EXPECT_EQ(p.slots[3], 0x400u + 112u);
+
+    k.static_shared = 48;  // then the dynamic block's address is unknown
+    EXPECT_EQ(pack_error(Args(buf, LocalMem{100}, std::uint32_t{7}, LocalMem{64}), k),
+              "kernel 'k' (t/kernels.cl): argument 3 is a 64-bit __local address, but the kernel also has 48 "
+              "bytes of static shared memory, after which the address of its dynamic shared memory is not known");
 }
 
 // ---- a gated region's span from its CUPTI records --------------------------------------------
@@ -396,6 +423,47 @@ TEST_F(CudaDeviceTest, LocalMemoryInBothDialects) {
             EXPECT_EQ(download_u32(*d, bsize)[0], (L * 4 + 4 + 15) / 16 * 16 + L * 4);
         }
     }
+}
+
+// kReverseCl's kernel as NVIDIA's OpenCL passes __local buffers: 64-bit shared-window
+// addresses (given PTX after scripts/opencl_ptx_to_prelude.py --addresses). It fills the
+// dynamic shared memory with -1 through its own symbol, writes through the addresses it was
+// given, and reads back through the symbol: a wrong address leaves -1 or misplaced values.
+const char* kReverseByAddress = R"(
+extern "C" __global__ void reverse_tiles(const float* in, float* out, unsigned long long tile, unsigned int n,
+                                         unsigned long long ids) {
+    extern __shared__ __align__(16) unsigned char smem[];
+    const unsigned int L = blockDim.x, l = threadIdx.x, g = blockIdx.x * L + l;
+    float* tile_sym = reinterpret_cast<float*>(smem);
+    int* ids_sym = reinterpret_cast<int*>(smem + (L * 4 + 4 + 15) / 16 * 16);
+    tile_sym[l] = -1.0f;
+    ids_sym[l] = -1;
+    __syncthreads();
+    asm volatile("st.shared.f32 [%0], %1;" ::"l"(tile + 4ull * l), "f"(g < n ? in[g] : 0.0f) : "memory");
+    asm volatile("st.shared.s32 [%0], %1;" ::"l"(ids + 4ull * l), "r"((int)(l * 7u)) : "memory");
+    __syncthreads();
+    if (g < n) out[g] = tile_sym[L - 1 - l] + 1000.0f * (float)ids_sym[(l + 1) % L];
+}
+)";
+
+TEST_F(CudaDeviceTest, GivenPtxTakesLocalMemoryAsSharedAddresses) {
+    const std::uint32_t n = 1000, L = 128;
+    std::vector<float> in(n);
+    for (std::uint32_t i = 0; i < n; ++i) in[i] = 0.25f * static_cast<float>(i) + 3.0f;
+    const auto want = reverse_reference(in, L);
+    const auto cu = native->compile(Source{"inline/by_address.cu", kReverseByAddress, Dialect::Cuda}, {});
+    Source given{"inline/kernels.cl", kReverseCl, Dialect::OpenCL};  // the signature: which parameters are __local
+    given.ptx_file = "inline/by_address.ptx";
+    given.ptx = cu->ptx;
+    auto m = prelude->compile(given, {});
+    Buffer bin = prelude->alloc(n * 4), bout = prelude->alloc(n * 4);
+    prelude->upload(bin, in.data(), n * 4);
+    prelude->fill_u32(bout, 0xffffffffu);
+    prelude->launch(m->kernel("reverse_tiles"), Dim3{(n + L - 1) / L}, Dim3{L},
+                    Args(bin, bout, LocalMem{L * 4 + 4}, n, LocalMem{L * 4}));
+    std::vector<float> got(n);
+    prelude->download(got.data(), bout, n * 4);
+    for (std::uint32_t i = 0; i < n; ++i) ASSERT_EQ(got[i], want[i]) << "element " << i;
 }
 
 TEST_F(CudaDeviceTest, LocalMemoryAbove48KiB) {

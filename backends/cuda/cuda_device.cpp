@@ -78,6 +78,19 @@ void pack_args(const Args& args, const KernelMeta& k, PackedArgs& out) {
             const std::size_t offset = align_up(shared, kLocalAlign);
             shared = offset + l->bytes;
             if (!pass_offsets) continue;
+            const std::size_t index = out.slots.size();
+            if (k.has_param_sizes && index < k.param_sizes.size() && k.param_sizes[index] == 8) {
+                // NVIDIA OpenCL's convention: the block's address in the shared window.
+                if (k.static_shared > 0)
+                    throw Error(where() + ": argument " + std::to_string(index) +
+                                " is a 64-bit __local address, but the kernel also has " +
+                                std::to_string(k.static_shared) +
+                                " bytes of static shared memory, after which the address of its dynamic "
+                                "shared memory is not known");
+                out.slots.push_back(k.dynamic_shared_address + offset);
+                out.sizes.push_back(8);
+                continue;
+            }
             if (offset > std::numeric_limits<unsigned int>::max())
                 throw Error(where() + ": local memory offset " + std::to_string(offset) + " does not fit in 32 bits");
             const auto off = static_cast<unsigned int>(offset);
@@ -267,6 +280,7 @@ public:
             std::size_t free_bytes = 0, total_bytes = 0;
             TB_CU(cuMemGetInfo, &free_bytes, &total_bytes);
             info_.free_mem_bytes = free_bytes;
+            TB_CU(cuDeviceGetAttribute, &reserved_shared_, CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK, dev_);
         } catch (...) {
             release();
             throw;
@@ -490,6 +504,7 @@ public:
     }
     CUstream stream() const { return stream_; }
     void register_kernel(CUfunction fn, KernelMeta meta) { kernels_[fn] = std::move(meta); }
+    std::uint64_t reserved_shared_per_block() const { return static_cast<std::uint64_t>(reserved_shared_); }
     void forget_kernel(CUfunction fn) { kernels_.erase(fn); }
     void count_module(int delta) { live_modules_ += static_cast<std::size_t>(delta); }
     void count_graph(int delta) { live_graphs_ += static_cast<std::size_t>(delta); }
@@ -591,6 +606,7 @@ private:
     DeviceInfo info_;
     Dialect dialect_;
     CUdevice dev_ = 0;
+    int reserved_shared_ = 0;  // CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK
     CUcontext ctx_ = nullptr;
     CUstream stream_ = nullptr;
     CUevent start_ = nullptr, stop_ = nullptr;
@@ -746,6 +762,7 @@ Kernel CudaModule::kernel(const std::string& name) {
     }
     TB_CU(cuFuncGetAttribute, &meta.static_shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn);
     TB_CU(cuFuncGetAttribute, &meta.max_dynamic_shared, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, fn);
+    meta.dynamic_shared_address = dev_->reserved_shared_per_block();
     // Parameter sizes let a launch catch a host/kernel mismatch before the GPU reads garbage.
     // The count comes from the PTX's `.entry` signature: probing past the last parameter
     // would work too, but each probe is an API error that compute-sanitizer reports.

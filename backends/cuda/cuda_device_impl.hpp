@@ -23,6 +23,9 @@ struct KernelMeta {
     std::vector<std::size_t> param_sizes;  // bytes of each kernel parameter, from the driver
     int static_shared = 0;                 // CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES
     int max_dynamic_shared = 0;            // current CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+    // Where the dynamic shared memory of a kernel without static shared memory starts in the
+    // shared window: the device's reserved shared memory per block (1 KiB from sm_80 on).
+    std::uint64_t dynamic_shared_address = 0;
 };
 
 // cuLaunchKernel's view of one call. Reused between launches to avoid allocating.
@@ -37,8 +40,10 @@ struct PackedArgs {
 // - buffers as CUdeviceptr, scalars by value;
 // - LocalMem blocks are placed one after the other in the dynamic shared memory, each
 //   starting at a multiple of kLocalAlign; for Dialect::OpenCL kernels each LocalMem is
-//   passed as the `unsigned int` byte offset of its block (the prelude's rewriting), for
-//   Dialect::Cuda nothing is passed (the kernel carves its own extern __shared__ array).
+//   passed as the `unsigned int` byte offset of its block (the prelude's rewriting), or,
+//   where the kernel's parameter is 8 bytes (given PTX in NVIDIA OpenCL's convention,
+//   docs/ptx-tools.md), as its block's shared-window address; for Dialect::Cuda nothing is
+//   passed (the kernel carves its own extern __shared__ array).
 // Throws tb::Error naming the kernel when the arguments do not fit its signature
 // (count, __local positions) or, where known, its parameter sizes.
 void pack_args(const Args& args, const KernelMeta& k, PackedArgs& out);
