@@ -295,6 +295,24 @@ float group_segmented_scan(float v, int f, __local float *sv, __local int *sf, f
 #endif
 }
 
+// NVIDIA's OpenCL passes a __local pointer as a 64-bit kernel parameter, and ptxas reads it
+// again from the constant bank at each use in the merge walk: 6% more instructions in an
+// issue-bound kernel (docs/programs/spmv.md, "Dialect differences"). The pointer plus a zero
+// neither compiler can see through (get_num_groups(1) - 1: the launches are 1-D), added in
+// inline PTX, lives in a register instead. Elsewhere (cuda-prelude, whose __local
+// parameters are offsets; PoCL) the pointer is used as it is.
+#if defined(__NV_CL_C_VERSION)
+static inline ulong spmv_in_register(ulong address)
+{
+    ulong r;
+    asm("add.u64 %0, %1, %2;" : "=l"(r) : "l"(address), "l"((ulong)(get_num_groups(1) - 1)));
+    return r;
+}
+#define SPMV_LOCAL_IN_REGISTER(T, p) ((__local T *)spmv_in_register((ulong)(p)))
+#else
+#define SPMV_LOCAL_IN_REGISTER(T, p) (p)
+#endif
+
 // Work-group t walks tile t. Local memory: words holds the tile's row ends (as ints), then
 // its products (as float bits), at most tile_items + 1 words; done the tile's completed
 // rows (tile_items); sv and sf the scan (one per work-item).
@@ -304,6 +322,10 @@ __kernel void spmv_merge(int rows, int nnz, __global const int *restrict row_ptr
                          __global int *restrict carry_row, __global float *restrict carry_val, __local uint *words,
                          __local float *done, __local float *sv, __local int *sf)
 {
+    words = SPMV_LOCAL_IN_REGISTER(uint, words);
+    done = SPMV_LOCAL_IN_REGISTER(float, done);
+    sv = SPMV_LOCAL_IN_REGISTER(float, sv);
+    sf = SPMV_LOCAL_IN_REGISTER(int, sf);
     const int lid = (int)get_local_id(0);
     const int block = (int)get_local_size(0);
     const uint t = (uint)get_group_id(0);
