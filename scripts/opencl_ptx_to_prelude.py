@@ -45,7 +45,7 @@ TEXMODE = re.compile(r"^(\.target\s+\w+)\s*,\s*texmode_independent\s*$")
 
 def convert(ptx, mode=OFFSETS):
     out, local_params, in_entry, counts = [], set(), False, {"kernels": 0, "local parameters": 0}
-    declared, address_size = False, False
+    address_size = False
     for line in ptx.split("\n"):
         if ENTRY.match(line):
             in_entry, local_params = True, set()
