@@ -15,6 +15,7 @@
 #include "results/results.hpp"
 #include "plan/selection.hpp"
 #include "stats/stats.hpp"
+#include "stats/stopping.hpp"
 #include "report/formats/console.hpp"
 #include "program_registry.hpp"
 
@@ -81,6 +82,35 @@ Results sample_results() {
 }
 
 }  // namespace
+
+TEST(Stopping, MedianSpreadIsItsIntervalOverItself) {
+    std::vector<double> s;
+    for (int i = 1; i <= 12; ++i) s.push_back(double(i));
+    // n = 12: ranks floor(6 - 3.39) = 2 and ceil(7 + 3.39) = 11 bound the interval; median 6.5.
+    EXPECT_NEAR(tb::median_spread(s), (11.0 - 2.0) / 6.5, 1e-12);
+    EXPECT_EQ(tb::median_spread(std::vector<double>(12, 4.0)), 0.0);
+    EXPECT_EQ(tb::median_spread({}), 0.0);
+}
+
+TEST(Stopping, UnderABudgetStopsAtTheShareOnlyOnceTheMedianHasSettled) {
+    tb::StoppingRule r;
+    r.min_samples = 10;
+    r.min_time_s = 1.0;  // not met by any of these samples
+    r.timeout_s = 3.0;
+    r.settle_s = 1.0;
+    r.max_median_spread = 0.02;
+    std::vector<double> close(12, 10.0);
+    close[0] = 10.5;  // outside the median's interval (ranks 2-11)
+    std::vector<double> spread;
+    for (int i = 0; i < 12; ++i) spread.push_back(10.0 + double(i));
+    EXPECT_FALSE(r.done(close, 0.9));
+    EXPECT_TRUE(r.done(close, 1.0));
+    EXPECT_FALSE(r.done(spread, 1.0));
+    EXPECT_FALSE(r.done(spread, 2.9));
+    EXPECT_TRUE(r.done(spread, 3.0));
+    r.settle_s = 0;  // no budget: the share does not end sampling
+    EXPECT_FALSE(r.done(close, 1.0));
+}
 
 TEST(ResultsJson, RoundTrip) {
     Results r = sample_results();

@@ -33,6 +33,7 @@ struct FakeBehaviour {
     bool can_gate = true;
     bool gate_times_out = false;           // time_ms in gated mode throws GateTimeout
     double ms_per_launch = 0.01;           // device time a sample reports per launch
+    std::vector<double> scale;             // the n-th timed region reports scale[n % size] times that
     int sleep_us_per_sample = 0;           // wall time a sample takes
     std::optional<ClockSample> clock;      // what clock_sample() returns
     int launches_per_run = 1;
@@ -83,7 +84,8 @@ public:
         behaviour.timeline += 't';
         work();
         if (behaviour.sleep_us_per_sample) std::this_thread::sleep_for(std::chrono::microseconds(behaviour.sleep_us_per_sample));
-        return behaviour.ms_per_launch * double(region_launches_);
+        const double f = behaviour.scale.empty() ? 1.0 : behaviour.scale[std::size_t(regions_ - 1) % behaviour.scale.size()];
+        return behaviour.ms_per_launch * double(region_launches_) * f;
     }
     bool supports_gated_timing() const override { return behaviour.can_gate; }
     std::string timing_clock() const override {
@@ -339,6 +341,34 @@ TEST_F(RunnerTiming, BudgetCutsSamplesNotBenchmarks) {
     opt.budget_s = 0;
     opt.rule.min_time_s = 0.002;
     for (const auto& b : run_fake(2, opt).benchmarks) EXPECT_FALSE(b.budget_cut);
+}
+
+TEST_F(RunnerTiming, BudgetGivesScatteredSamplesMoreTime) {
+    // Four benchmarks of 8 ms samples and a 2 s budget: a share is about 0.35 s. Samples that
+    // agree stop at --min-time (0.25 s of them); samples spread over 8-16 ms leave the median
+    // unsettled at the share, and sampling goes on, within the budget.
+    behaviour.ms_per_launch = 8.0;
+    behaviour.sleep_us_per_sample = 8000;
+    RunnerOptions opt = quick_options();
+    opt.batch = false;
+    opt.rule.min_samples = 10;
+    opt.rule.max_samples = 2000;
+    opt.rule.min_time_s = 0.25;
+    opt.rule.timeout_s = 5;
+    opt.budget_s = 2.0;
+    std::size_t quiet = 0, scattered = 0;
+    for (const auto& b : run_fake(4, opt).benchmarks) quiet = std::max(quiet, b.samples_ms.size());
+    behaviour.scale = {1.0, 1.9, 1.1, 1.6, 1.3, 2.0, 1.05, 1.45};
+    const auto t0 = std::chrono::steady_clock::now();
+    const Results r = run_fake(4, opt);
+    const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    for (const auto& b : r.benchmarks) {
+        EXPECT_TRUE(b.budget_cut);
+        EXPECT_GE(b.samples_ms.size(), 2u);
+        scattered = std::max(scattered, b.samples_ms.size());
+    }
+    EXPECT_GT(scattered, quiet + quiet / 2) << "quiet " << quiet << ", scattered " << scattered;
+    EXPECT_LT(wall_s, opt.budget_s * 1.1);
 }
 
 // A compile that succeeds with warnings says so on stderr, once per program and device, each

@@ -308,6 +308,9 @@ private:
     // The stopping rule for benchmark i (set up already): the user's, tightened under --budget
     // so that the wall time left, less the set-up time the benchmarks after it are expected
     // to need (the mean so far), is shared evenly by the sampling of i and those after it.
+    // At its share a benchmark stops if its median has settled (StoppingRule::settle_s), else
+    // it may go on to kSettleShares shares, but to no more than half the sampling time left:
+    // later shares shrink to pay for it, and the last benchmarks still get theirs.
     StoppingRule planned_rule(std::size_t i) const {
         StoppingRule r = opt_.rule;
         if (opt_.budget_s <= 0) return r;
@@ -315,8 +318,10 @@ private:
         const double mean_setup = setups_ ? setup_seconds_ / double(setups_) : 0.0;
         const double left = opt_.budget_s - seconds_since(started_) - mean_setup * after;
         const double sampling = std::max(0.0, left) / (after + 1) * kSamplingShare;
-        r.timeout_s = std::min(r.timeout_s, sampling);
+        const double settle_limit = std::max(sampling, std::max(0.0, left) * kSamplingShare / 2);
+        r.timeout_s = std::min(r.timeout_s, std::min(kSettleShares * sampling, settle_limit));
         r.min_time_s = std::min(r.min_time_s, sampling);
+        r.settle_s = sampling;
         return r;
     }
 
@@ -436,6 +441,8 @@ private:
 
     // Samples, batches and clock readings take wall time beyond the device time they measure.
     static constexpr double kSamplingShare = 0.7;
+    // How many shares a benchmark whose median has not settled may take (planned_rule).
+    static constexpr double kSettleShares = 3.0;
     double setup_seconds_ = 0;  // summed over the benchmarks set up so far
     std::size_t setups_ = 0;
 

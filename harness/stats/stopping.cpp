@@ -1,5 +1,7 @@
 #include "stats/stopping.hpp"
 
+#include "stats/stats.hpp"
+
 #include <cmath>
 #include <numeric>
 
@@ -13,9 +15,15 @@ double relative_stddev(const std::vector<double>& s) {
     return mean > 0 ? std::sqrt(ss / double(s.size() - 1)) / mean : 0;
 }
 
+double median_spread(const std::vector<double>& s) {
+    const MedianCi c = median_ci95(s);
+    return c.median > 0 ? (c.high - c.low) / c.median : 0;
+}
+
 bool StoppingRule::done(const std::vector<double>& s, double wall_s) const {
     if (s.size() >= max_samples) return true;
     if (wall_s >= timeout_s && s.size() >= 2) return true;
+    if (settle_s > 0 && wall_s >= settle_s && s.size() >= 2 && median_spread(s) <= max_median_spread) return true;
     return met(s);
 }
 

@@ -15,6 +15,12 @@ struct StoppingRule {
     double min_time_s = 0.25;  // device time summed over samples
     double max_noise = 0.005;  // relative standard deviation
     double timeout_s = 5.0;    // wall time of the sampling loop
+    // Past this wall time (0: never) sampling also ends once the median has settled: its 95%
+    // confidence interval (median_ci95) no wider than max_median_spread of it. --budget sets
+    // it to a benchmark's share and timeout_s to a few shares, so that a row of few, scattered
+    // samples takes more of the budget than one whose median is known.
+    double settle_s = 0;
+    double max_median_spread = 0.02;
 
     // samples in ms; wall_s = wall time spent sampling so far.
     bool done(const std::vector<double>& samples_ms, double wall_s) const;
@@ -26,5 +32,8 @@ struct StoppingRule {
 };
 
 double relative_stddev(const std::vector<double>& samples);
+
+// Width of the median's 95% confidence interval over the median (0 for no samples).
+double median_spread(const std::vector<double>& samples);
 
 }  // namespace tb
