@@ -35,6 +35,7 @@ struct FakeBehaviour {
     double ms_per_launch = 0.01;           // device time a sample reports per launch
     std::vector<double> scale;             // the n-th timed region reports scale[n % size] times that
     int sleep_us_per_sample = 0;           // wall time a sample takes
+    int sleep_us_per_compile = 0;          // wall time a compile takes (once per run: modules are cached)
     std::optional<ClockSample> clock;      // what clock_sample() returns
     int launches_per_run = 1;
     std::vector<std::string> clocks;       // timing_clock() after the n-th time_ms: clocks[n % size]
@@ -67,6 +68,7 @@ public:
     void copy(const Buffer&, const Buffer&, std::size_t) override {}
     void fill_u32(const Buffer&, std::uint32_t) override {}
     std::unique_ptr<Module> compile(const Source&, const CompileOptions&) override {
+        if (behaviour.sleep_us_per_compile) std::this_thread::sleep_for(std::chrono::microseconds(behaviour.sleep_us_per_compile));
         auto m = std::make_unique<FakeModule>();
         m->log = behaviour.compile_log;
         return m;
@@ -343,21 +345,40 @@ TEST_F(RunnerTiming, BudgetCutsSamplesNotBenchmarks) {
     for (const auto& b : run_fake(2, opt).benchmarks) EXPECT_FALSE(b.budget_cut);
 }
 
+TEST_F(RunnerTiming, BudgetPlansTheFirstBenchmarkWithoutItsOneOffSetUp) {
+    // The first benchmark's set-up carries the run's one compile (0.4 s); planned as if every
+    // one of the 7 after it cost as much, its share was nothing and it got 2 samples.
+    behaviour.ms_per_launch = 8.0;
+    behaviour.sleep_us_per_sample = 8000;
+    behaviour.sleep_us_per_compile = 400000;
+    RunnerOptions opt = quick_options();
+    opt.batch = false;
+    opt.rule.min_samples = 10;
+    opt.rule.max_samples = 2000;
+    opt.rule.min_time_s = 0.08;
+    opt.budget_s = 2.0;
+    const Results r = run_fake(8, opt);
+    ASSERT_EQ(r.benchmarks.size(), 8u);
+    EXPECT_GE(r.benchmarks[0].samples_ms.size(), 10u);
+    for (const auto& b : r.benchmarks) EXPECT_GE(b.samples_ms.size(), 2u);
+}
+
 TEST_F(RunnerTiming, BudgetGivesScatteredSamplesMoreTime) {
-    // Four benchmarks of 8 ms samples and a 2 s budget: a share is about 0.35 s. Samples that
-    // agree stop at --min-time (0.25 s of them); samples spread over 8-16 ms leave the median
-    // unsettled at the share, and sampling goes on, within the budget.
+    // Four benchmarks of 8 ms samples and a 2 s budget: a share is about 0.35 s, less than
+    // --min-time, so the budget cuts every one. Samples that agree stop at the share; samples
+    // spread over 8-16 ms leave the median unsettled there, and sampling goes on, within the
+    // budget.
     behaviour.ms_per_launch = 8.0;
     behaviour.sleep_us_per_sample = 8000;
     RunnerOptions opt = quick_options();
     opt.batch = false;
     opt.rule.min_samples = 10;
     opt.rule.max_samples = 2000;
-    opt.rule.min_time_s = 0.25;
+    opt.rule.min_time_s = 5;
     opt.rule.timeout_s = 5;
     opt.budget_s = 2.0;
-    std::size_t quiet = 0, scattered = 0;
-    for (const auto& b : run_fake(4, opt).benchmarks) quiet = std::max(quiet, b.samples_ms.size());
+    // The first benchmark's share is the same in both runs; the later ones share what is left.
+    const std::size_t quiet = run_fake(4, opt).benchmarks.at(0).samples_ms.size();
     behaviour.scale = {1.0, 1.9, 1.1, 1.6, 1.3, 2.0, 1.05, 1.45};
     const auto t0 = std::chrono::steady_clock::now();
     const Results r = run_fake(4, opt);
@@ -365,8 +386,8 @@ TEST_F(RunnerTiming, BudgetGivesScatteredSamplesMoreTime) {
     for (const auto& b : r.benchmarks) {
         EXPECT_TRUE(b.budget_cut);
         EXPECT_GE(b.samples_ms.size(), 2u);
-        scattered = std::max(scattered, b.samples_ms.size());
     }
+    const std::size_t scattered = r.benchmarks.at(0).samples_ms.size();
     EXPECT_GT(scattered, quiet + quiet / 2) << "quiet " << quiet << ", scattered " << scattered;
     EXPECT_LT(wall_s, opt.budget_s * 1.1);
 }
