@@ -321,17 +321,24 @@ TEST_F(RunnerTiming, FlagsAThrottledClock) {
     EXPECT_FALSE(run_fake(1, quick_options()).benchmarks.at(0).clock.known());
 }
 
-TEST_F(RunnerTiming, BudgetCutsSamplesNotBenchmarks) {
-    // Unbudgeted, each benchmark would need 250 samples of 1 ms (--min-time 0.25 s) at
-    // 2 ms of wall time each: 3 s for six. A 1 s budget must cut every one, yet time each.
-    behaviour.ms_per_launch = 1.0;
-    behaviour.sleep_us_per_sample = 2000;
+// A run under --budget of fake samples that report `sample_ms` and take `wall_ms`, with at
+// least 10 and at most 2000 samples and --min-time `min_time_s`.
+RunnerOptions budgeted_run(double sample_ms, double wall_ms, double min_time_s, double budget_s) {
+    behaviour.ms_per_launch = sample_ms;
+    behaviour.sleep_us_per_sample = int(wall_ms * 1000);
     RunnerOptions opt = quick_options();
     opt.batch = false;
     opt.rule.min_samples = 10;
     opt.rule.max_samples = 2000;
-    opt.rule.min_time_s = 0.25;
-    opt.budget_s = 1.0;
+    opt.rule.min_time_s = min_time_s;
+    opt.budget_s = budget_s;
+    return opt;
+}
+
+TEST_F(RunnerTiming, BudgetCutsSamplesNotBenchmarks) {
+    // Unbudgeted, each benchmark would need 250 samples of 1 ms (--min-time 0.25 s) at
+    // 2 ms of wall time each: 3 s for six. A 1 s budget must cut every one, yet time each.
+    RunnerOptions opt = budgeted_run(1.0, 2.0, 0.25, 1.0);
     const Results r = run_fake(6, opt);
     ASSERT_EQ(r.benchmarks.size(), 6u);
     for (const auto& b : r.benchmarks) {
@@ -346,17 +353,11 @@ TEST_F(RunnerTiming, BudgetCutsSamplesNotBenchmarks) {
 }
 
 TEST_F(RunnerTiming, BudgetPlansTheFirstBenchmarkWithoutItsOneOffSetUp) {
-    // The first benchmark's set-up carries the run's one compile (0.4 s); planned as if every
-    // one of the 7 after it cost as much, its share was nothing and it got 2 samples.
-    behaviour.ms_per_launch = 8.0;
-    behaviour.sleep_us_per_sample = 8000;
-    behaviour.sleep_us_per_compile = 400000;
-    RunnerOptions opt = quick_options();
-    opt.batch = false;
-    opt.rule.min_samples = 10;
-    opt.rule.max_samples = 2000;
-    opt.rule.min_time_s = 0.08;
-    opt.budget_s = 2.0;
+    // The first benchmark's set-up carries the run's one compile (0.5 s); planned as if every
+    // one of the 7 after it cost as much (3.5 s of a 3 s budget), its share was nothing and
+    // it got 2 samples. Planned without it, its share is about 0.26 s: some 30 samples.
+    behaviour.sleep_us_per_compile = 500000;
+    const RunnerOptions opt = budgeted_run(8.0, 8.0, 0.08, 3.0);
     const Results r = run_fake(8, opt);
     ASSERT_EQ(r.benchmarks.size(), 8u);
     EXPECT_GE(r.benchmarks[0].samples_ms.size(), 10u);
@@ -368,15 +369,8 @@ TEST_F(RunnerTiming, BudgetGivesScatteredSamplesMoreTime) {
     // --min-time, so the budget cuts every one. Samples that agree stop at the share; samples
     // spread over 8-16 ms leave the median unsettled there, and sampling goes on, within the
     // budget.
-    behaviour.ms_per_launch = 8.0;
-    behaviour.sleep_us_per_sample = 8000;
-    RunnerOptions opt = quick_options();
-    opt.batch = false;
-    opt.rule.min_samples = 10;
-    opt.rule.max_samples = 2000;
-    opt.rule.min_time_s = 5;
+    RunnerOptions opt = budgeted_run(8.0, 8.0, 5.0, 2.0);
     opt.rule.timeout_s = 5;
-    opt.budget_s = 2.0;
     // The first benchmark's share is the same in both runs; the later ones share what is left.
     const std::size_t quiet = run_fake(4, opt).benchmarks.at(0).samples_ms.size();
     behaviour.scale = {1.0, 1.9, 1.1, 1.6, 1.3, 2.0, 1.05, 1.45};
