@@ -1,14 +1,22 @@
 #!/usr/bin/env bash
 # Measures what `tribench run --parallel-devices` gains on a multi-GPU host and whether it
-# changes any timing (docs/scale-out.md, "Checking a multi-GPU host"): the selection on the
-# first GPU alone, then sharded over all the GPUs balanced by the first run's times; checks
-# that the merged file holds exactly the one-GPU run's benchmarks, compares the two with
-# `tribench compare`, and writes the figures to OUTDIR/summary.md.
+# changes any timing (docs/scale-out.md, "What sharing the host may cost, and how to check
+# it"): the selection on the first GPU alone, then sharded over all the GPUs balanced by the
+# first run's times; checks that the merged file holds exactly the one-GPU run's benchmarks,
+# compares the two with `tribench compare`, and writes the figures to OUTDIR/summary.md.
 # Usage: scripts/parallel_devices_check.sh OUTDIR [tribench run arguments]
 #   TRIBENCH=PATH   the binary (default: build/tribench)
 #   GPUS=0,1        the GPUs (default: every GPU nvidia-smi lists)
 #   MAX_RATIO=0.55  the wall-time ratio (parallel / one GPU) to stay under
-# Exit 0: the ratio holds, the sets match and compare finds no regression; 1 otherwise.
+#   NOISE=FILE      judge the comparisons by this noise model (`tribench history --learn-noise`)
+#                   instead of compare's global 5% threshold; both verdicts are written
+#   ONE_GPU=FILE    take the one-GPU results from this earlier run of the same selection and
+#                   build instead of running it again (no wall-time ratio then)
+#   ALONE=1         then run each shard again by itself on its own GPU, one after another,
+#                   and compare those with the parallel run: the same benchmarks on the same
+#                   GPUs, so what differs is what sharing the host cost (not which GPU)
+# Exit 0: the ratio holds (where measured), the sets match and no comparison finds a
+# regression; 1 otherwise.
 set -uo pipefail
 out=${1:?usage: parallel_devices_check.sh OUTDIR [tribench run arguments]}
 shift
@@ -18,48 +26,117 @@ gpus=${GPUS:-$(nvidia-smi --query-gpu=index --format=csv,noheader 2>/dev/null | 
 [[ -n $gpus ]] || { echo "parallel_devices_check: no GPU listed by nvidia-smi; set GPUS=0,1" >&2; exit 2; }
 [[ -x $tribench ]] || { echo "parallel_devices_check: no tribench at $tribench" >&2; exit 2; }
 mkdir -p "$out"
-first=${gpus%%,*}
+IFS=, read -ra gpu_list <<<"$gpus"
 now() { date +%s.%N; }
+noise=(); [[ -n ${NOISE:-} ]] && noise=(--noise "$NOISE")
 
-echo "== one GPU ($first)"
-t0=$(now)
-CUDA_VISIBLE_DEVICES=$first "$tribench" run "$@" --out "$out/one-gpu.json" >"$out/one-gpu.log" 2>&1
-one_rc=$?
-t1=$(now)
+# compare OLD NEW NAME: the Markdown table, the text table (with the noise model where one is
+# given) and the text table by the global threshold alone; returns compare's exit status.
+compare() {
+  "$tribench" compare "$1" "$2" "${noise[@]}" --markdown --out "$out/$3.md"
+  local rc=$?
+  "$tribench" compare "$1" "$2" "${noise[@]}" --color never >"$out/$3.txt" 2>&1
+  "$tribench" compare "$1" "$2" --color never >"$out/$3-global.txt" 2>&1
+  return $rc
+}
+
+one=$out/one-gpu.json one_rc=0 t0=0 t1=0
+if [[ -n ${ONE_GPU:-} ]]; then
+  cp "$ONE_GPU" "$one" || exit 2
+else
+  echo "== one GPU (${gpu_list[0]})"
+  t0=$(now)
+  CUDA_VISIBLE_DEVICES=${gpu_list[0]} "$tribench" run "$@" --out "$one" >"$out/one-gpu.log" 2>&1
+  one_rc=$?
+  t1=$(now)
+fi
 echo "== GPUs $gpus, --parallel-devices"
-CUDA_VISIBLE_DEVICES=$gpus "$tribench" run "$@" --parallel-devices --cost-from "$out/one-gpu.json" \
+t2=$(now)
+CUDA_VISIBLE_DEVICES=$gpus "$tribench" run "$@" --parallel-devices --cost-from "$one" \
   --out "$out/parallel.json" >"$out/parallel.log" 2>&1
 par_rc=$?
-t2=$(now)
-"$tribench" compare "$out/one-gpu.json" "$out/parallel.json" --markdown --out "$out/compare.md"
+t3=$(now)
+compare "$one" "$out/parallel.json" compare
 cmp_rc=$?
+
+alone_rc=0 alone_cmp_rc=0 t4=0 t5=0
+if [[ ${ALONE:-0} == 1 ]]; then
+  # Shard K ran on the K-th GPU of the list: run it there again, by itself, with the same split.
+  t4=$(now)
+  for k in "${!gpu_list[@]}"; do
+    shard="$((k + 1))/${#gpu_list[@]}"
+    echo "== shard $shard alone on GPU ${gpu_list[$k]}"
+    CUDA_VISIBLE_DEVICES=${gpu_list[$k]} "$tribench" run "$@" --shard "$shard" --cost-from "$one" \
+      --out "$out/alone-$((k + 1)).json" >"$out/alone-$((k + 1)).log" 2>&1
+    rc=$?; (( rc > alone_rc )) && alone_rc=$rc
+  done
+  t5=$(now)
+  "$tribench" merge "$out"/alone-[0-9]*.json -o "$out/alone.json" >>"$out/alone-1.log" 2>&1 || alone_rc=2
+  compare "$out/alone.json" "$out/parallel.json" sharing
+  alone_cmp_rc=$?
+fi
 nvidia-smi topo -m >"$out/topology.txt" 2>&1 || echo "nvidia-smi topo -m failed" >"$out/topology.txt"
 
-python3 - "$out" "$t0" "$t1" "$t2" "$max_ratio" "$gpus" "$one_rc" "$par_rc" "$cmp_rc" <<'PY'
-import json, sys, os
-out, t0, t1, t2, max_ratio = sys.argv[1], *map(float, sys.argv[2:6])
-gpus, one_rc, par_rc, cmp_rc = sys.argv[6], *map(int, sys.argv[7:10])
+python3 - "$out" "$t0" "$t1" "$t2" "$t3" "$t4" "$t5" "$max_ratio" "$gpus" "$one_rc" "$par_rc" "$cmp_rc" \
+  "${ALONE:-0}" "$alone_rc" "$alone_cmp_rc" "${NOISE:-}" "${ONE_GPU:-}" <<'PY'
+import json, os, sys
+out = sys.argv[1]
+t0, t1, t2, t3, t4, t5, max_ratio = map(float, sys.argv[2:9])
+gpus = sys.argv[9]
+one_rc, par_rc, cmp_rc, alone, alone_rc, alone_cmp_rc = map(int, sys.argv[10:16])
+noise, one_from = sys.argv[16], sys.argv[17]
+
+
+def verdicts(name):
+    """compare's closing `summary:` line and its regression rows, from its text output."""
+    path = os.path.join(out, name)
+    lines = open(path).read().splitlines() if os.path.exists(path) else []
+    summary = next((l for l in reversed(lines) if l.startswith("summary:")), "no summary (see " + name + ")")
+    return summary, [l.split()[0] for l in lines if l.rstrip().endswith(("regression", "broken"))]
+
+
+def judged(name, rc):
+    """One comparison's lines: its verdict (by the noise model where given) and the rows it flags."""
+    by = f"noise model {noise}" if noise else "global threshold"
+    lines = [f"exit {rc} by the {by}, {verdicts(name + '.txt')[0]} ({name}.md, {name}.txt)"]
+    if noise:
+        lines.append(f"  - by the global 5% threshold alone: {verdicts(name + '-global.txt')[0]} ({name}-global.txt)")
+    return lines + [f"  - {row}" for row in verdicts(name + ".txt")[1]]
+
+
 one = json.load(open(os.path.join(out, "one-gpu.json")))
 par = json.load(open(os.path.join(out, "parallel.json")))
 a, b = sorted(x["name"] for x in one["benchmarks"]), sorted(x["name"] for x in par["benchmarks"])
-one_s, par_s = t1 - t0, t2 - t1
-ratio = par_s / one_s
-devices = sorted({d["name"] for d in one["devices"]})
+env = one["environment"]
 lines = [
     f"# --parallel-devices on GPUs {gpus}",
     "",
-    f"- host {one['environment'].get('hostname')}, {one['environment'].get('created_utc')}, "
-    f"commit {one['environment'].get('tribench_commit')}; devices: {', '.join(devices)}",
-    f"- one GPU: {one_s:.1f} s wall, {len(a)} benchmarks (exit {one_rc})",
-    f"- {len(gpus.split(','))} GPUs: {par_s:.1f} s wall (exit {par_rc}); ratio {ratio:.3f} (target <= {max_ratio})",
-    "- shards: " + ", ".join(
-        f"{m['shard']['index']}/{m['shard']['count']} on CUDA_VISIBLE_DEVICES={m['shard']['visible_devices']}: "
-        f"{m['benchmarks']} benchmarks, {m['benchmarks_wall_s']:.1f} s in benchmarks, "
-        f"{m['shard']['estimated_s']:.1f} s estimated" for m in par["merged_from"]),
-    f"- same benchmarks: {'yes' if a == b else 'NO'}",
-    f"- compare one-GPU vs merged: exit {cmp_rc} (compare.md)",
+    f"- host {env.get('hostname')}, {env.get('created_utc')}, commit {env.get('tribench_commit')}; "
+    f"devices: {', '.join(sorted({d['name'] for d in one['devices']}))}",
 ]
+par_s = t3 - t2
+ratio_ok = True
+if one_from:
+    lines.append(f"- one GPU: {len(a)} benchmarks from {one_from} (not run again: no wall-time ratio)")
+    lines.append(f"- {len(gpus.split(','))} GPUs: {par_s:.1f} s wall (exit {par_rc})")
+else:
+    ratio = par_s / (t1 - t0)
+    ratio_ok = ratio <= max_ratio
+    lines.append(f"- one GPU: {t1 - t0:.1f} s wall, {len(a)} benchmarks (exit {one_rc})")
+    lines.append(f"- {len(gpus.split(','))} GPUs: {par_s:.1f} s wall (exit {par_rc}); ratio {ratio:.3f} (target <= {max_ratio})")
+lines.append("- shards: " + ", ".join(
+    f"{m['shard']['index']}/{m['shard']['count']} on CUDA_VISIBLE_DEVICES={m['shard']['visible_devices']}: "
+    f"{m['benchmarks']} benchmarks, {m['benchmarks_wall_s']:.1f} s in benchmarks, "
+    f"{m['shard']['estimated_s']:.1f} s estimated" for m in par["merged_from"]))
+lines.append(f"- same benchmarks: {'yes' if a == b else 'NO'}")
+lines += ["- compare one GPU vs merged: " + judged("compare", cmp_rc)[0]] + judged("compare", cmp_rc)[1:]
+if alone:
+    lines.append(f"- each shard alone on its GPU, one after another: {t5 - t4:.1f} s wall (exit {alone_rc})")
+    lines += ["- compare shards alone vs merged (what sharing the host cost): " +
+              judged("sharing", alone_cmp_rc)[0]] + judged("sharing", alone_cmp_rc)[1:]
 open(os.path.join(out, "summary.md"), "w").write("\n".join(lines) + "\n")
 print("\n".join(lines))
-sys.exit(0 if a == b and ratio <= max_ratio and cmp_rc == 0 and one_rc == 0 and par_rc == 0 else 1)
+ok = (a == b and ratio_ok and cmp_rc == 0 and one_rc == 0 and par_rc == 0 and
+      (not alone or (alone_rc == 0 and alone_cmp_rc == 0)))
+sys.exit(0 if ok else 1)
 PY

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "backend.hpp"
+#include "cpu_affinity.hpp"
 #include "cli/commands.hpp"
 #include "results/merge.hpp"
 #include "plan/selection.hpp"
@@ -52,6 +53,7 @@ std::vector<std::string> shard_command(const std::vector<std::string>& parent_ar
     for (std::size_t i = 1; i < parent_argv.size(); ++i) {
         const std::string& a = parent_argv[i];
         if (a == "--parallel-devices" || a.rfind("--parallel-devices=", 0) == 0) continue;
+        if (a == "--no-pin-cpus" || a.rfind("--no-pin-cpus=", 0) == 0) continue;
         if (a == "--out" || a == "-o") {
             ++i;  // and its value
             continue;
@@ -103,6 +105,7 @@ extern "C" void on_parent_signal(int sig) {
 struct Shard {
     int index = 0;
     std::string gpu, out, log;
+    std::vector<int> cpus;  // its share of the parent's CPUs; empty: all of them
     pid_t pid = -1;
     int err_fd = -1;  // the shard's stderr, read here
     int log_fd = -1;  // the shard's stdout, and its stderr copied here
@@ -264,8 +267,21 @@ int run_parallel_devices(const RunOptions& o) {
     if (ec) exe = o.argv.empty() ? "tribench" : o.argv[0];
 
     std::vector<Shard> shards(gpus.size());
+    // Each shard gets its own share of this process's CPUs: one shard's CPU references and
+    // validation then cannot delay another's launches (docs/scale-out.md, "What sharing the
+    // host may cost").
+    const std::vector<int> parent_cpus = allowed_cpus();
+    const auto slices = o.no_pin_cpus ? std::vector<std::vector<int>>{} : split_cpus(parent_cpus, count);
+    for (std::size_t k = 0; k < slices.size(); ++k) shards[k].cpus = slices[k];
     std::fprintf(stderr, "tribench: %d shard%s, one per GPU (CUDA_VISIBLE_DEVICES=", count, count == 1 ? "" : "s");
     for (int k = 0; k < count; ++k) std::fprintf(stderr, "%s%s", k ? "|" : "", gpus[std::size_t(k)].c_str());
+    if (!slices.empty()) {
+        std::fprintf(stderr, "; CPUs ");
+        for (int k = 0; k < count; ++k)
+            std::fprintf(stderr, "%s%s", k ? "|" : "", cpu_list_text(shards[std::size_t(k)].cpus).c_str());
+    } else if (!o.no_pin_cpus) {
+        std::fprintf(stderr, "; not pinned: %zu CPUs for %d shards", parent_cpus.size(), count);
+    }
     std::fprintf(stderr, "); files and logs in %s\n", dir.c_str());
 
     struct sigaction sa {};
@@ -284,14 +300,18 @@ int run_parallel_devices(const RunOptions& o) {
         s.log = stem + ".log";
         std::filesystem::remove(s.out, ec);  // a stale file must not stand in for a shard that failed
         try {
+            // A child takes the affinity of the thread that starts it.
+            if (!s.cpus.empty()) set_cpu_affinity(s.cpus);
             spawn(s, shard_command(o.argv, exe, k + 1, count, s.out));
         } catch (const Error&) {
+            if (!s.cpus.empty()) set_cpu_affinity(parent_cpus);
             for (auto& started : shards)
                 if (started.pid > 0) ::kill(started.pid, SIGINT);
             for (auto& started : shards) reap(started, true);
             throw;
         }
     }
+    if (!slices.empty()) set_cpu_affinity(parent_cpus);
     pump(shards);
     for (auto& s : shards) {
         if (s.log_fd >= 0) ::close(s.log_fd);

@@ -7,6 +7,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "cpu_affinity.hpp"
+
 namespace tb {
 
 std::string tribench_version() { return TRIBENCH_VERSION; }
@@ -48,6 +50,7 @@ nlohmann::json host_environment(const std::vector<std::string>& argv) {
             {"os", std::string(u.sysname) + " " + u.release},
             {"cpu", cpu_model()},
             {"cpu_count", sysconf(_SC_NPROCESSORS_ONLN)},
+            {"cpu_affinity", cpu_list_text(allowed_cpus())},
             {"compiler", std::string("g++ ") + __VERSION__},
             {"command_line", argv}};
 }

@@ -7,6 +7,7 @@
 #include <limits>
 #include <thread>
 
+#include "cpu_affinity.hpp"
 #include "device.hpp"
 
 namespace tb::kmeans {
@@ -156,7 +157,7 @@ Step assign_step(const float* x, Shape s, const float* centroids, Distance form,
     const double g = expanded ? 2.0 * gamma_double(s.d + 4) : tie_bound(s.d);
     const double h = expanded ? expanded_bound(s.d) : 0.0;
     const std::int64_t per_thread_min = 16384;
-    const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+    const unsigned hw = usable_cpu_count();
     const int threads = int(std::clamp<std::int64_t>(s.n / per_thread_min, 1, hw));
     std::vector<Partial> parts(threads);
     std::vector<std::thread> pool;

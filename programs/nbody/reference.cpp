@@ -7,6 +7,8 @@
 #include <functional>
 #include <thread>
 
+#include "cpu_affinity.hpp"
+
 namespace tb::nbody {
 namespace {
 
@@ -68,9 +70,9 @@ void advance(const Sums& f, std::size_t i, std::size_t n, const Params& p, State
     s.ex[i] += dt * s.ev[i] + 2 * u * (x_norm + dt * v_new);
 }
 
-// fn(k) for k in [0, count), spread over the machine's cores in contiguous chunks.
+// fn(k) for k in [0, count), spread over the CPUs this process may use, in contiguous chunks.
 void parallel_for(std::size_t count, const std::function<void(std::size_t)>& fn) {
-    const std::size_t hw = std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t hw = usable_cpu_count();
     const std::size_t workers = std::min<std::size_t>({hw, 64, std::max<std::size_t>(1, count / 16)});
     if (workers <= 1) {
         for (std::size_t k = 0; k < count; ++k) fn(k);

@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "cpu_affinity.hpp"
 #include "host_cache.hpp"
 #include "layout.hpp"
 #include "program_registry.hpp"
@@ -262,7 +263,7 @@ Validation StencilInstance::validate() {
         }
     };
     const std::size_t workers =
-        std::min<std::size_t>(planes.size(), std::max(1u, std::thread::hardware_concurrency()));
+        std::min<std::size_t>(planes.size(), usable_cpu_count());
     std::vector<std::thread> pool;
     for (std::size_t w = 0; w < workers; ++w)
         pool.emplace_back([&, w] {
