@@ -77,66 +77,10 @@ if [[ ${ALONE:-0} == 1 ]]; then
 fi
 nvidia-smi topo -m >"$out/topology.txt" 2>&1 || echo "nvidia-smi topo -m failed" >"$out/topology.txt"
 
-python3 - "$out" "$t0" "$t1" "$t2" "$t3" "$t4" "$t5" "$max_ratio" "$gpus" "$one_rc" "$par_rc" "$cmp_rc" \
-  "${ALONE:-0}" "$alone_rc" "$alone_cmp_rc" "${NOISE:-}" "${ONE_GPU:-}" <<'PY'
-import json, os, sys
-out = sys.argv[1]
-t0, t1, t2, t3, t4, t5, max_ratio = map(float, sys.argv[2:9])
-gpus = sys.argv[9]
-one_rc, par_rc, cmp_rc, alone, alone_rc, alone_cmp_rc = map(int, sys.argv[10:16])
-noise, one_from = sys.argv[16], sys.argv[17]
-
-
-def verdicts(name):
-    """compare's closing `summary:` line and its regression rows, from its text output."""
-    path = os.path.join(out, name)
-    lines = open(path).read().splitlines() if os.path.exists(path) else []
-    summary = next((l for l in reversed(lines) if l.startswith("summary:")), "no summary (see " + name + ")")
-    return summary, [l.split()[0] for l in lines if l.rstrip().endswith(("regression", "broken"))]
-
-
-def judged(name, rc):
-    """One comparison's lines: its verdict (by the noise model where given) and the rows it flags."""
-    by = f"noise model {noise}" if noise else "global threshold"
-    lines = [f"exit {rc} by the {by}, {verdicts(name + '.txt')[0]} ({name}.md, {name}.txt)"]
-    if noise:
-        lines.append(f"  - by the global 5% threshold alone: {verdicts(name + '-global.txt')[0]} ({name}-global.txt)")
-    return lines + [f"  - {row}" for row in verdicts(name + ".txt")[1]]
-
-
-one = json.load(open(os.path.join(out, "one-gpu.json")))
-par = json.load(open(os.path.join(out, "parallel.json")))
-a, b = sorted(x["name"] for x in one["benchmarks"]), sorted(x["name"] for x in par["benchmarks"])
-env = one["environment"]
-lines = [
-    f"# --parallel-devices on GPUs {gpus}",
-    "",
-    f"- host {env.get('hostname')}, {env.get('created_utc')}, commit {env.get('tribench_commit')}; "
-    f"devices: {', '.join(sorted({d['name'] for d in one['devices']}))}",
-]
-par_s = t3 - t2
-ratio_ok = True
-if one_from:
-    lines.append(f"- one GPU: {len(a)} benchmarks from {one_from} (not run again: no wall-time ratio)")
-    lines.append(f"- {len(gpus.split(','))} GPUs: {par_s:.1f} s wall (exit {par_rc})")
-else:
-    ratio = par_s / (t1 - t0)
-    ratio_ok = ratio <= max_ratio
-    lines.append(f"- one GPU: {t1 - t0:.1f} s wall, {len(a)} benchmarks (exit {one_rc})")
-    lines.append(f"- {len(gpus.split(','))} GPUs: {par_s:.1f} s wall (exit {par_rc}); ratio {ratio:.3f} (target <= {max_ratio})")
-lines.append("- shards: " + ", ".join(
-    f"{m['shard']['index']}/{m['shard']['count']} on CUDA_VISIBLE_DEVICES={m['shard']['visible_devices']}: "
-    f"{m['benchmarks']} benchmarks, {m['benchmarks_wall_s']:.1f} s in benchmarks, "
-    f"{m['shard']['estimated_s']:.1f} s estimated" for m in par["merged_from"]))
-lines.append(f"- same benchmarks: {'yes' if a == b else 'NO'}")
-lines += ["- compare one GPU vs merged: " + judged("compare", cmp_rc)[0]] + judged("compare", cmp_rc)[1:]
-if alone:
-    lines.append(f"- each shard alone on its GPU, one after another: {t5 - t4:.1f} s wall (exit {alone_rc})")
-    lines += ["- compare shards alone vs merged (what sharing the host cost): " +
-              judged("sharing", alone_cmp_rc)[0]] + judged("sharing", alone_cmp_rc)[1:]
-open(os.path.join(out, "summary.md"), "w").write("\n".join(lines) + "\n")
-print("\n".join(lines))
-ok = (a == b and ratio_ok and cmp_rc == 0 and one_rc == 0 and par_rc == 0 and
-      (not alone or (alone_rc == 0 and alone_cmp_rc == 0)))
-sys.exit(0 if ok else 1)
-PY
+# The summary (and the exit status): scripts/parallel_devices_summary.py.
+secs() { python3 -c "import sys; print(float(sys.argv[2]) - float(sys.argv[1]))" "$1" "$2"; }
+args=(--gpus "$gpus" --parallel-s "$(secs "$t2" "$t3")" --max-ratio "$max_ratio" --noise "${NOISE:-}"
+      --rc parallel="$par_rc" compare="$cmp_rc")
+if [[ -n ${ONE_GPU:-} ]]; then args+=(--one-from "$ONE_GPU"); else args+=(--one-s "$(secs "$t0" "$t1")" --rc one="$one_rc"); fi
+[[ ${ALONE:-0} == 1 ]] && args+=(--alone-s "$(secs "$t4" "$t5")" --rc alone="$alone_rc" sharing="$alone_cmp_rc")
+python3 "$(dirname "$0")/parallel_devices_summary.py" "$out" "${args[@]}"

@@ -18,6 +18,8 @@ tb_cli_test(parallel_gb_out 2 ONE_LINE ERR "cannot take --benchmark_out"
             ARGS run -p mandelbrot --parallel-devices --benchmark_out=${E2E_DIR}/gb.json)
 tb_cli_test(parallel_device_index 2 ONE_LINE ERR "choose the GPUs there, not with --device 1"
             ARGS run -p mandelbrot --parallel-devices --device 1)
+tb_cli_test(pin_cpus_alone 2 ONE_LINE ERR "--pin-cpus is an option of --parallel-devices"
+            ARGS run -p mandelbrot --pin-cpus)
 tb_cli_test(merge_needs_out 2 ONE_LINE ERR "--out is required" ARGS merge ${SO_CMP}/old.json)
 tb_cli_test(merge_unreadable 2 ONE_LINE ERR "cannot read .*nosuch.json" ARGS merge ${SO_CMP}/nosuch.json -o ${E2E_DIR}/m.json)
 tb_cli_test(merge_old_file 2 ONE_LINE ERR "old.json records no selection .*--ignore-selection"
@@ -27,6 +29,11 @@ tb_cli_test(merge_old_file 2 ONE_LINE ERR "old.json records no selection .*--ign
 add_test(NAME e2e.shards COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/shard/check_shards.py
          $<TARGET_FILE:tribench> ${CMAKE_CURRENT_BINARY_DIR}/shards)
 set_tests_properties(e2e.shards PROPERTIES TIMEOUT 600)
+
+# The two-GPU check's summary (scripts/parallel_devices_check.sh) on made-up results.
+add_test(NAME scripts.parallel_devices_summary COMMAND ${Python3_EXECUTABLE}
+         ${CMAKE_CURRENT_SOURCE_DIR}/parallel_devices_summary_check.py
+         ${PROJECT_SOURCE_DIR}/scripts/parallel_devices_summary.py ${CMAKE_CURRENT_BINARY_DIR}/parallel_devices_summary)
 
 # A real one-node Slurm cluster (slurm-wlm, munge) running the job array: skipped, with the
 # reason, where the daemons are missing or cannot start.

@@ -470,10 +470,11 @@ TEST(ResultsShardFields, RejectsBadShardsAndDanglingMergeIndices) {
 // ---------------------------------------------------------------------------------------
 // run --parallel-devices
 
-TEST(ParallelDevices, ShardCommandReplacesOutputAndParallelFlag) {
+TEST(ParallelDevices, ShardCommandReplacesOutputAndParallelFlags) {
     const std::vector<std::string> parent = {"tribench", "run", "-p", "fft", "--out", "r.json", "--parallel-devices",
                                              "--min-time", "0.1", "-o", "x.json", "--out=y.json", "-oz.json",
-                                             "--benchmark_repetitions=2", "--parallel-devices=true"};
+                                             "--pin-cpus", "--benchmark_repetitions=2", "--parallel-devices=true",
+                                             "--pin-cpus=true"};
     EXPECT_EQ(shard_command(parent, "/bin/tb", 2, 4, "d/shard-2-of-4.json"),
               (std::vector<std::string>{"/bin/tb", "run", "-p", "fft", "--min-time", "0.1", "--benchmark_repetitions=2",
                                         "--shard", "2/4", "--out", "d/shard-2-of-4.json", "--progress"}));

@@ -74,8 +74,7 @@ void check_scale_out_options(const RunOptions& o) {
         if (o.parallel_devices && d.find_first_not_of("0123456789") == std::string::npos)
             throw Error("--parallel-devices pins one GPU per process through CUDA_VISIBLE_DEVICES: choose the GPUs "
                         "there, not with --device " + d);
-    if (o.no_pin_cpus && !o.parallel_devices)
-        throw Error("--no-pin-cpus is an option of --parallel-devices");
+    if (o.pin_cpus && !o.parallel_devices) throw Error("--pin-cpus is an option of --parallel-devices");
     if (o.parallel_devices && o.dry_run)
         throw Error("--parallel-devices runs the shards: see a split with --dry-run --shard K/N");
 }

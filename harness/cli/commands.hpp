@@ -44,7 +44,7 @@ struct RunOptions {
     bool dry_run = false;            // print the selection (and split) with estimates; run nothing
     bool progress = false;           // progress lines on stderr even when it is not a terminal
     bool parallel_devices = false;   // one shard per GPU, each in its own process, then merge
-    bool no_pin_cpus = false;        // --parallel-devices: leave every shard on all the CPUs
+    bool pin_cpus = false;           // --parallel-devices: each shard on its own share of the CPUs
     std::size_t repeat = 1;         // run the whole selection this many times in one process (soak tests)
     std::vector<std::string> argv;   // for the results' environment
 };

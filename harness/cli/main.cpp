@@ -90,8 +90,8 @@ int main(int argc, char** argv) {
     run->add_flag("--progress", run_opt.progress, "progress lines on stderr even when it is not a terminal");
     run->add_flag("--parallel-devices", run_opt.parallel_devices,
                   "one process per GPU (CUDA_VISIBLE_DEVICES, default: all), each a --shard, then merge");
-    run->add_flag("--no-pin-cpus", run_opt.no_pin_cpus,
-                  "with --parallel-devices: run every shard on all the CPUs instead of its own share of them");
+    run->add_flag("--pin-cpus", run_opt.pin_cpus,
+                  "with --parallel-devices: bind each shard to its own consecutive share of the CPUs");
     run->add_option("--repeat", run_opt.repeat, "run the whole selection N times in one process (soak tests; "
                                                 "the table and --out report the last round)")
         ->check(tb::unsigned_integer(1, 1000000));

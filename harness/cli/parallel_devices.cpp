@@ -53,7 +53,7 @@ std::vector<std::string> shard_command(const std::vector<std::string>& parent_ar
     for (std::size_t i = 1; i < parent_argv.size(); ++i) {
         const std::string& a = parent_argv[i];
         if (a == "--parallel-devices" || a.rfind("--parallel-devices=", 0) == 0) continue;
-        if (a == "--no-pin-cpus" || a.rfind("--no-pin-cpus=", 0) == 0) continue;
+        if (a == "--pin-cpus" || a.rfind("--pin-cpus=", 0) == 0) continue;
         if (a == "--out" || a == "-o") {
             ++i;  // and its value
             continue;
@@ -267,11 +267,11 @@ int run_parallel_devices(const RunOptions& o) {
     if (ec) exe = o.argv.empty() ? "tribench" : o.argv[0];
 
     std::vector<Shard> shards(gpus.size());
-    // Each shard gets its own share of this process's CPUs: one shard's CPU references and
-    // validation then cannot delay another's launches (docs/scale-out.md, "What sharing the
-    // host may cost").
+    // --pin-cpus: each shard gets its own consecutive share of this process's CPUs, so that
+    // one shard's CPU work cannot take another's cores (docs/scale-out.md, "What sharing the
+    // host may cost": not the default, since it ignores which CPUs are near which GPU).
     const std::vector<int> parent_cpus = allowed_cpus();
-    const auto slices = o.no_pin_cpus ? std::vector<std::vector<int>>{} : split_cpus(parent_cpus, count);
+    const auto slices = o.pin_cpus ? split_cpus(parent_cpus, count) : std::vector<std::vector<int>>{};
     for (std::size_t k = 0; k < slices.size(); ++k) shards[k].cpus = slices[k];
     std::fprintf(stderr, "tribench: %d shard%s, one per GPU (CUDA_VISIBLE_DEVICES=", count, count == 1 ? "" : "s");
     for (int k = 0; k < count; ++k) std::fprintf(stderr, "%s%s", k ? "|" : "", gpus[std::size_t(k)].c_str());
@@ -279,7 +279,7 @@ int run_parallel_devices(const RunOptions& o) {
         std::fprintf(stderr, "; CPUs ");
         for (int k = 0; k < count; ++k)
             std::fprintf(stderr, "%s%s", k ? "|" : "", cpu_list_text(shards[std::size_t(k)].cpus).c_str());
-    } else if (!o.no_pin_cpus) {
+    } else if (o.pin_cpus) {
         std::fprintf(stderr, "; not pinned: %zu CPUs for %d shards", parent_cpus.size(), count);
     }
     std::fprintf(stderr, "); files and logs in %s\n", dir.c_str());

@@ -122,6 +122,38 @@ check([m["shard"]["visible_devices"] for m in par["merged_from"]] == ["0", "1"],
       "each shard process saw its own CUDA_VISIBLE_DEVICES")
 check(os.path.exists(path("par.json.shards/shard-2-of-2.log")), "the shard logs are kept beside the results")
 
+
+def shard_cpus(stem, k):
+    with open(path(f"{stem}.json.shards/shard-{k}-of-2.json")) as f:
+        return json.load(f)["environment"]["cpu_affinity"]
+
+
+def cpu_text(cpus):
+    """The affinity as tribench records it: "0-3,8"."""
+    runs, cpus = [], sorted(cpus)
+    for c in cpus:
+        if runs and c == runs[-1][1] + 1:
+            runs[-1][1] = c
+        else:
+            runs.append([c, c])
+    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+
+
+# Without --pin-cpus each shard may use every CPU this process may; with it, its own share.
+allowed = sorted(os.sched_getaffinity(0))
+check([shard_cpus("par", k) for k in (1, 2)] == [cpu_text(allowed)] * 2,
+      f"unpinned shards record this process's CPUs ({cpu_text(allowed)})")
+rc, out, err = tb(RUN + ["--parallel-devices", "--pin-cpus", "--out", path("pin.json")],
+                  env={"CUDA_VISIBLE_DEVICES": "0,1"})
+check(rc == 0 and names(path("pin.json")) == full, f"--parallel-devices --pin-cpus exits 0 ({rc}: {err.strip()[-400:]})")
+if len(allowed) >= 2:
+    half = (len(allowed) + 1) // 2
+    expect = [cpu_text(allowed[:half]), cpu_text(allowed[half:])]
+    check([shard_cpus("pin", k) for k in (1, 2)] == expect, f"--pin-cpus gives each shard its own CPUs ({expect})")
+    check(f"CPUs {expect[0]}|{expect[1]}" in err, "--pin-cpus says which CPUs each shard got")
+else:
+    check("not pinned: 1 CPUs for 2 shards" in err, "--pin-cpus with one CPU says it cannot pin")
+
 if failures:
     print(f"{len(failures)} check(s) failed")
     sys.exit(1)
