@@ -127,6 +127,7 @@ json merged_from_entry(const ShardFile& f) {
     json e = {{"file", f.path},
               {"shard", r.shard.count ? shard_json(r.shard) : json()},
               {"hostname", env_string(r, "hostname")},
+              {"cpu_affinity", env_string(r, "cpu_affinity")},
               {"created_utc", env_string(r, "created_utc")},
               {"tribench_commit", env_string(r, "tribench_commit")},
               {"benchmarks", r.benchmarks.size()},

@@ -151,6 +151,9 @@ if len(allowed) >= 2:
     expect = [cpu_text(allowed[:half]), cpu_text(allowed[half:])]
     check([shard_cpus("pin", k) for k in (1, 2)] == expect, f"--pin-cpus gives each shard its own CPUs ({expect})")
     check(f"CPUs {expect[0]}|{expect[1]}" in err, "--pin-cpus says which CPUs each shard got")
+    with open(path("pin.json")) as f:
+        check([m["cpu_affinity"] for m in json.load(f)["merged_from"]] == expect,
+              "the merged file records each shard's CPUs")
 else:
     check("not pinned: 1 CPUs for 2 shards" in err, "--pin-cpus with one CPU says it cannot pin")
 
