@@ -22,8 +22,22 @@ done
 # Jobs inherit the environment: an enclosing Slurm job's variables would confuse sbatch.
 while IFS='=' read -r name _; do [[ $name == SLURM_* ]] && unset "$name"; done < <(env)
 
-base=${TMPDIR:-/tmp}
-((${#base} <= 60)) || base=/tmp  # munge's socket path must fit a sockaddr_un (108 bytes)
+# munged refuses a socket unless every folder above it lets all users pass (o+x), and its
+# path must fit a sockaddr_un (108 bytes): the first temporary folder that allows both.
+world_searchable() {
+  local d
+  d=$(cd "$1" 2>/dev/null && pwd -P) || return 1
+  while :; do
+    (($(stat -c %a "$d") % 2 == 1)) || return 1
+    [[ $d == / ]] && return 0
+    d=$(dirname "$d")
+  done
+}
+base=
+for candidate in "${TMPDIR:-}" /tmp /var/tmp /dev/shm; do
+  [[ -n $candidate && ${#candidate} -le 60 ]] && world_searchable "$candidate" && { base=$candidate; break; }
+done
+[[ -n $base ]] || skip "no temporary folder that all users may pass through (munged needs one for its socket): ${TMPDIR:-/tmp} is $(stat -c %A "${TMPDIR:-/tmp}")"
 tmp=$(mktemp -d "$base/tribench-slurm.XXXXXX")
 chmod 755 "$tmp"  # munged wants the socket's folder reachable by all
 pids=()
