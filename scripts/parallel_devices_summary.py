@@ -30,11 +30,12 @@ def verdicts(out, name):
 def judged(out, name, rc, noise):
     """One comparison: its verdict (by the noise model where given), the global one, the flagged rows."""
     by = f"noise model {noise}" if noise else "global threshold"
-    lines = [f"exit {rc} by the {by}, {verdicts(out, name + '.txt')[0]} ({name}.md, {name}.txt)"]
+    summary, flagged = verdicts(out, name + ".txt")
+    lines = [f"exit {rc} by the {by}, {summary} ({name}.md, {name}.txt)"]
     if noise:
         lines.append(f"  - by the global 5% threshold alone: {verdicts(out, name + '-global.txt')[0]} "
                      f"({name}-global.txt)")
-    return lines + [f"  - {row}" for row in verdicts(out, name + ".txt")[1]]
+    return lines + [f"  - {row}" for row in flagged]
 
 
 def by_backend(old, new):
