@@ -251,6 +251,17 @@ TEST(RegionSpan, LeavesOutTheGateAndSpansTheWork) {
 TEST(RegionSpan, NoSpanWhenTheEarliestRecordIsNotTheGate) {
     // The gate's record missing (or misread): the work's first kernel must not be dropped.
     EXPECT_EQ(region_span_ns({work_at(1000, 1400), work_at(1450, 1600)}), 0u);
+    // Work that overlaps the gate's start cannot be the stream's: no span either.
+    EXPECT_EQ(region_span_ns({work_at(900, 1100), gate_at(1000, 1400), work_at(1450, 1600)}), 0u);
+}
+
+TEST(RegionSpan, LeavesOutWhatRanBeforeTheGate) {
+    // The placement scatter, enqueued before the region and traced with it, ends before the
+    // gate starts: the span is the work's alone.
+    EXPECT_EQ(region_span_ns({work_at(900, 950), gate_at(1000, 1400), work_at(1450, 1600)}), 150u);
+    EXPECT_EQ(region_span_ns({gate_at(1000, 1400), work_at(1450, 1600), work_at(800, 1000)}), 150u);
+    // With nothing after the gate there is still no span.
+    EXPECT_EQ(region_span_ns({work_at(900, 950), gate_at(1000, 1400)}), 0u);
 }
 
 TEST(RegionSpan, NoSpanWithoutWorkOrWithAnUntimedRecord) {

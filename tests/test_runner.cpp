@@ -8,6 +8,7 @@
 #include <thread>
 #include <optional>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -40,7 +41,10 @@ struct FakeBehaviour {
     int launches_per_run = 1;
     std::vector<std::string> clocks;       // timing_clock() after the n-th time_ms: clocks[n % size]
     bool warmup = false;                   // needs_warmup_sample()
-    std::string timeline;                  // what the device saw: 's' start_timing_series, 't' time_ms
+    std::string timeline;                  // what the device saw: 's' start_timing_series, 't' time_ms,
+                                           // 'x' the placement scatter's launch
+    bool is_gpu = false;                   // the devices' info().is_gpu
+    std::vector<std::uint32_t> scatter_groups;  // the scatter grids' work-groups, in order
     std::string compile_log;               // the compiler's messages each compile returns
 };
 FakeBehaviour behaviour;
@@ -57,6 +61,8 @@ public:
         info_.name = "fake";
         info_.global_mem_bytes = 1 << 20;
         info_.max_work_group_size = 256;
+        info_.compute_units = 4;
+        info_.is_gpu = behaviour.is_gpu;
         ++census.opened;
         census.most_live = std::max(census.most_live, ++census.live);
     }
@@ -73,7 +79,13 @@ public:
         m->log = behaviour.compile_log;
         return m;
     }
-    void launch(const Kernel&, Dim3, Dim3, const Args&) override {
+    void launch(const Kernel& k, Dim3 grid, Dim3, const Args&) override {
+        if (k.name == "tribench_scatter") {
+            behaviour.timeline += 'x';
+            behaviour.scatter_groups.push_back(grid.x);
+            ++launches_;
+            return;
+        }
         ++region_launches_;
         ++launches_;
     }
@@ -255,6 +267,40 @@ TEST_F(RunnerTiming, EveryBenchmarkIsOneTimingSeries) {
     behaviour.warmup = false;
     ASSERT_EQ(run_fake(2, opt).benchmarks.size(), 2u);
     EXPECT_EQ(behaviour.timeline, "sttt" "sttt");
+}
+
+// Before each gated sample on a GPU the runner launches an empty grid whose size comes from a
+// fixed sequence, restarted for each benchmark (docs/measurement.md, "Where a work-group
+// runs"); not on CPUs, not when timed plainly, not with --no-scatter.
+TEST_F(RunnerTiming, AnEmptyGridOfPseudoRandomSizeGoesBeforeEachGatedGpuSample) {
+    RunnerOptions opt = quick_options();
+    opt.rule.min_samples = opt.rule.max_samples = 6;
+    opt.batch = false;
+    behaviour.is_gpu = true;
+    ASSERT_EQ(run_fake(2, opt).benchmarks.size(), 2u);
+    EXPECT_EQ(behaviour.timeline, "sxtxtxtxtxtxt" "sxtxtxtxtxtxt");
+    ASSERT_EQ(behaviour.scatter_groups.size(), 12u);
+    const std::vector<std::uint32_t> first(behaviour.scatter_groups.begin(), behaviour.scatter_groups.begin() + 6);
+    const std::vector<std::uint32_t> second(behaviour.scatter_groups.begin() + 6, behaviour.scatter_groups.end());
+    EXPECT_EQ(first, second);  // every benchmark sees the same sequence
+    for (std::uint32_t g : first) {
+        EXPECT_GE(g, 1u);
+        EXPECT_LE(g, 8u);  // 1 to 2 * compute_units
+    }
+    EXPECT_GT(std::set<std::uint32_t>(first.begin(), first.end()).size(), 1u);
+
+    for (const bool scatter : {false, true}) {
+        behaviour.timeline.clear();
+        RunnerOptions o = opt;
+        o.scatter = scatter;
+        if (scatter) o.timing = TimingMode::Plain;
+        ASSERT_EQ(run_fake(1, o).benchmarks.size(), 1u);
+        EXPECT_EQ(behaviour.timeline, "stttttt") << (scatter ? "timed plainly" : "--no-scatter");
+    }
+    behaviour.timeline.clear();
+    behaviour.is_gpu = false;
+    ASSERT_EQ(run_fake(1, opt).benchmarks.size(), 1u);
+    EXPECT_EQ(behaviour.timeline, "stttttt");
 }
 
 TEST_F(RunnerTiming, SaysWhyItTimedPlainly) {

@@ -6,16 +6,19 @@
 namespace tb::cuda {
 
 std::uint64_t region_span_ns(const std::vector<TracedSpan>& records) {
-    if (records.size() < 2) return 0;
-    const auto gate = std::min_element(records.begin(), records.end(),
-                                       [](const TracedSpan& a, const TracedSpan& b) { return a.start < b.start; });
-    if (!gate->single_thread_kernel) return 0;
+    // A record without timestamps (serial tracing leaves graph kernels so, CUDA 13.0) would
+    // make the span wrong, so there is none.
+    for (const TracedSpan& r : records)
+        if (r.start == 0 || r.end < r.start) return 0;
+    auto gate = records.end();
+    for (auto r = records.begin(); r != records.end(); ++r)
+        if (r->single_thread_kernel && (gate == records.end() || r->start < gate->start)) gate = r;
+    if (gate == records.end()) return 0;
     std::uint64_t first = std::numeric_limits<std::uint64_t>::max(), last = 0;
     for (auto r = records.begin(); r != records.end(); ++r) {
-        // A record without timestamps (serial tracing leaves graph kernels so, CUDA 13.0)
-        // would make the span wrong, so there is none.
-        if (r->start == 0 || r->end < r->start) return 0;
         if (r == gate) continue;
+        if (r->end <= gate->start) continue;  // enqueued before the region (the placement scatter)
+        if (r->start < gate->start) return 0;  // overlaps the gate: not the stream's order
         first = std::min(first, r->start);
         last = std::max(last, r->end);
     }

@@ -18,12 +18,13 @@ struct TracedSpan {
 };
 
 // The region's GPU time from its records, in ns: from the first start to the last end of the
-// work, leaving out the gate. The gate is the earliest record (the stream runs it first) and
-// must have the gate's shape; it is not found by name, because CUPTI may report a kernel
-// under the name of an unloaded one whose function handle it reuses (H100, 2026-11-26: the
-// cuda-prelude gate reported as "mandelbrot" in 3 of 8 processes). 0 (read the events
-// instead) when the earliest record is not gate-shaped, when a record lacks timestamps, or
-// when there is no work.
+// work, leaving out the gate. The gate is the earliest kernel with the gate's shape; it is
+// not found by name, because CUPTI may report a kernel under the name of an unloaded one
+// whose function handle it reuses (H100, 2026-11-26: the cuda-prelude gate reported as
+// "mandelbrot" in 3 of 8 processes). Records that ended before the gate started were
+// enqueued before the region (the runner's placement scatter) and are left out. 0 (read the
+// events instead) when no record has the gate's shape, when another record overlaps the
+// gate's start, when a record lacks timestamps, or when there is no work.
 std::uint64_t region_span_ns(const std::vector<TracedSpan>& records);
 
 class KernelTracer {

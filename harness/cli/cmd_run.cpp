@@ -141,6 +141,7 @@ int cmd_run(const RunOptions& o) {
     ro.progress = o.progress || isatty(STDERR_FILENO);
     ro.timing = timing_mode_from_string(o.timing);
     ro.batch = !o.no_batch;
+    ro.scatter = !o.no_scatter;
     ro.budget_s = o.budget_s;
     if (o.budget_s < 0 || !(o.budget_s == o.budget_s)) throw Error("--budget must be a positive number of seconds");
 #ifdef TRIBENCH_HAVE_CUDA
@@ -221,6 +222,7 @@ int cmd_run(const RunOptions& o) {
                                 {"keep_going", o.keep_going},
                                 {"timing", o.timing},
                                 {"batch", !o.no_batch},
+                                {"scatter", !o.no_scatter},
                                 {"budget_s", o.budget_s},
                                 {"profile", o.profile}};
     // With --out - the results file is standard output: the table goes to stderr.

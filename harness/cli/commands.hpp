@@ -36,6 +36,7 @@ struct RunOptions {
     bool small_only = false;
     std::string timing = "gated";   // gated | plain (docs/measurement.md)
     bool no_batch = false;          // skip batch timing
+    bool no_scatter = false;        // no placement scatter before gated samples
     double budget_s = 0;            // plan sampling to end within this many seconds (0: none)
     std::string profile;            // a named profile (harness/profiles.hpp), applied by apply_profile
     // Scale-out (docs/scale-out.md).

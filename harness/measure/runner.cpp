@@ -133,6 +133,7 @@ private:
                 it = on_dev ? modules_.erase(it) : std::next(it);
             }
             flush_.release(dev.get());
+            scatter_.release(dev.get());
             if (current_device_ == dev.get()) {
                 current_.reset();
                 current_device_ = nullptr;
@@ -292,6 +293,7 @@ private:
         if (!s.warmed_up) {
             s.warmed_up = true;
             current_device_->start_timing_series();  // its clock follows its own runs only
+            scatter_.restart();
             if (current_device_->needs_warmup_sample()) timed_run(*current_device_, *current_, s.result);
         }
         if (opt_.gb_picks_iterations)
@@ -331,9 +333,11 @@ private:
         return r;
     }
 
-    // One timed run; the L2 flush, when asked for, happens outside the timed region.
+    // One timed run; the L2 flush and the placement scatter, when asked for, happen outside
+    // the timed region.
     double sample() {
         if (opt_.l2_flush) flush_.before_sample(*current_device_);
+        if (opt_.scatter && current_device_->timing_mode() == TimingMode::Gated) scatter_.before_sample(*current_device_);
         const double ms = timed_run(*current_device_, *current_, states_[current_index_].result);
         ++states_[current_index_].sample_clocks[current_device_->timing_clock()];
         return ms;
@@ -440,6 +444,7 @@ private:
     std::unique_ptr<Instance> current_;
     Device* current_device_ = nullptr;
     L2Flush flush_;
+    PlacementScatter scatter_;
     ClockWatch clock_;
     std::size_t current_index_ = SIZE_MAX;
     bool stop_ = false;
@@ -458,6 +463,7 @@ public:
         // Instances and modules hold device resources: release them before the devices.
         current_.reset();
         flush_.release(nullptr);
+        scatter_.release(nullptr);
         modules_.clear();
     }
 };

@@ -43,6 +43,39 @@ void L2Flush::release(const Device* dev) {
     device_ = nullptr;
 }
 
+std::uint32_t PlacementScatter::next_groups(std::uint32_t compute_units) {
+    // splitmix64: the same numbers on every platform and compiler.
+    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return 1 + std::uint32_t(z % (2ull * std::max<std::uint32_t>(compute_units, 1)));
+}
+
+void PlacementScatter::before_sample(Device& dev) {
+    if (!dev.info().is_gpu) return;  // a CPU's work-groups are its threads'
+    if (!module_ || device_ != &dev) {
+        release(nullptr);
+        const bool cuda = dev.dialect() == Dialect::Cuda;
+        module_ = dev.compile(Source{cuda ? "tribench/scatter.cu" : "tribench/scatter.cl",
+                                     cuda ? "extern \"C\" __global__ void tribench_scatter() {}\n"
+                                          : "__kernel void tribench_scatter(void) {}\n",
+                                     dev.dialect()},
+                              CompileOptions{});
+        kernel_ = module_->kernel("tribench_scatter");
+        device_ = &dev;
+    }
+    const std::uint32_t groups = next_groups(std::uint32_t(std::max(dev.info().compute_units, 1)));
+    dev.launch(kernel_, Dim3{groups, 1, 1}, Dim3{kGroupSize, 1, 1}, Args());
+}
+
+void PlacementScatter::release(const Device* dev) {
+    if (dev && dev != device_) return;
+    kernel_ = Kernel{};
+    module_.reset();
+    device_ = nullptr;
+}
+
 void ClockWatch::observe(Device& dev, BenchmarkResult& r, bool force) {
     const auto now = std::chrono::steady_clock::now();
     if (!force && now - last_read_ < std::chrono::milliseconds(kPeriodMs)) return;

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 
 #include "device.hpp"
 #include "program.hpp"
@@ -29,6 +30,31 @@ private:
     Buffer buffer_;
     Device* device_ = nullptr;
     std::uint32_t pattern_ = 0;
+};
+
+// Before each gated sample on a GPU (unless --no-scatter): an empty grid of a pseudo-random
+// number of work-groups, so that the SMs the sample's work-groups land on do not follow from
+// what the GPU ran before. On an H100 the SM sets a dependent L2 load's latency (272-306
+// cycles), and a benchmark whose time is one work-group's chain of such loads read up to 7%
+// apart between processes, and between backends, with the same kernel (docs/measurement.md,
+// "Where a work-group runs"). The sizes come from a fixed seed, restarted for each
+// benchmark, so every benchmark and backend sees the same sequence; outside the timed region.
+class PlacementScatter {
+public:
+    void restart() { state_ = kSeed; }
+    void before_sample(Device& dev);
+    // Drops the kernel when it lives on dev (dev is about to close); nullptr: whichever.
+    void release(const Device* dev);
+    // The next grid: 1 to 2 * compute_units work-groups.
+    std::uint32_t next_groups(std::uint32_t compute_units);
+
+private:
+    static constexpr std::uint64_t kSeed = 0x7472696265u;  // "tribe"
+    static constexpr std::uint32_t kGroupSize = 32;
+    std::uint64_t state_ = kSeed;
+    std::unique_ptr<Module> module_;
+    Kernel kernel_;
+    Device* device_ = nullptr;
 };
 
 // The SM clock after a sample (NVML); flags the benchmark when it ran throttled. An NVML

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # spmv `vector` on halfrow-s, whose run time is one sub-warp's walk of the matrix's long row:
-# (1) under Nsight Compute and plainly under tribench, each in its own process, after
-#     different other benchmarks (another allocation and launch history), per CUDA backend;
+# (1) under Nsight Compute and plainly under tribench (with --no-scatter and with the
+#     placement scatter, the default), each in its own process, after different other
+#     benchmarks (another allocation and launch history), per CUDA backend;
 # (2) the dependent-L2-load latency of every SM (l2_latency_by_sm.cu).
 # Usage: run.sh TRIBENCH OUTDIR   (on a GPU machine, from the repository root; see README.md)
 set -u
@@ -25,9 +26,12 @@ for pad in "${PADS[@]}"; do
       "$TB" run -p spmv -d "$datasets" --variant scalar,vector -b "$backend" --launch stream --timing plain \
       --no-batch --benchmark_filter="$filter" --no-calibrate --min-samples 12 --max-samples 12 \
       --min-time 0.000001 >/dev/null 2>&1 || echo "ncu failed: $backend after $pad"
-    "$TB" run -p spmv -d "$datasets" --variant scalar,vector -b "$backend" --launch stream --no-calibrate \
-      --min-time 0.3 --max-samples 300 --benchmark_filter="$filter" --out "$OUT/tribench-$backend-$i.json" \
-      >"$OUT/tribench-$backend-$i.log" 2>&1 || echo "tribench failed: $backend after $pad"
+    for scatter in no-scatter scatter; do  # without and with the placement scatter (the default)
+      flag=; [ $scatter = no-scatter ] && flag=--no-scatter
+      "$TB" run -p spmv -d "$datasets" --variant scalar,vector -b "$backend" --launch stream --no-calibrate $flag \
+        --min-time 0.3 --max-samples 300 --benchmark_filter="$filter" --out "$OUT/$scatter-$backend-$i.json" \
+        >"$OUT/$scatter-$backend-$i.log" 2>&1 || echo "tribench failed: $backend after $pad ($scatter)"
+    done
   done
 done
 python3 "$HERE/summary.py" "$OUT" "${PADS[@]}" | tee "$OUT/summary.md"

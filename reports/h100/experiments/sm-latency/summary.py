@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""The table of run.sh: per process, ncu's and tribench's medians of halfrow-s/vector and
-the kernel's L2 sectors (all, and those that crossed the L2 fabric)."""
+"""The table of run.sh: per process, ncu's and tribench's medians of halfrow-s/vector
+(tribench with --no-scatter and with the placement scatter) and the kernel's L2 sectors
+(all, and those that crossed the L2 fabric)."""
 import collections
 import csv
 import json
@@ -36,14 +37,16 @@ def tribench_median(path):
 
 def main():
     out, pads = sys.argv[1], sys.argv[2:]
-    print("| before halfrow-s/vector | backend | ncu us | tribench us | L2 sectors | via the L2 fabric |")
-    print("|:--|:--|--:|--:|--:|--:|")
+    print("| before halfrow-s/vector | backend | ncu us | tribench --no-scatter us | tribench us "
+          "| L2 sectors | via the L2 fabric |")
+    print("|:--|:--|--:|--:|--:|--:|--:|")
     for i, pad in enumerate(pads, 1):
         for backend in ("cuda-native", "cuda-prelude"):
             m = ncu_medians(f"{out}/ncu-{backend}-{i}.csv")
             ncu_us = m.get("gpu__time_duration.sum", float("nan")) / 1e3
             print(f"| {pad.replace('|', ', ')} | {backend} | {ncu_us:.2f} | "
-                  f"{tribench_median(f'{out}/tribench-{backend}-{i}.json'):.2f} | "
+                  f"{tribench_median(f'{out}/no-scatter-{backend}-{i}.json'):.2f} | "
+                  f"{tribench_median(f'{out}/scatter-{backend}-{i}.json'):.2f} | "
                   f"{m.get('lts__t_sectors.sum', float('nan')):.0f} | "
                   f"{m.get('lts__t_sectors_srcunit_ltcfabric.sum', float('nan')):.0f} |")
 
