@@ -228,6 +228,11 @@ public:
     // is traced, and the series' fastest region so far decides the clock of the next (CUPTI
     // under 0.25 ms, the events from there), whatever the benchmark before it or a slow sample.
     virtual void start_timing_series() {}
+    // Whether the runner launches its placement scatter, an empty grid of pseudo-random size,
+    // before each gated sample (harness/measure/sampling.hpp, docs/measurement.md "Where a
+    // work-group runs"): the CUDA backends. Not on CPUs, and not on opencl, whose profiling
+    // events vary more from sample to sample than the placement moves most kernels.
+    virtual bool scatters_placement() const { return false; }
 
     // Launches (kernels, and graph replays as one) since reset_launch_count(): a run that makes
     // many cannot be held behind a gate (the runner times it plainly).

@@ -43,7 +43,7 @@ struct FakeBehaviour {
     bool warmup = false;                   // needs_warmup_sample()
     std::string timeline;                  // what the device saw: 's' start_timing_series, 't' time_ms,
                                            // 'x' the placement scatter's launch
-    bool is_gpu = false;                   // the devices' info().is_gpu
+    bool scatters = false;                 // scatters_placement()
     std::vector<std::uint32_t> scatter_groups;  // the scatter grids' work-groups, in order
     std::string compile_log;               // the compiler's messages each compile returns
 };
@@ -62,7 +62,6 @@ public:
         info_.global_mem_bytes = 1 << 20;
         info_.max_work_group_size = 256;
         info_.compute_units = 4;
-        info_.is_gpu = behaviour.is_gpu;
         ++census.opened;
         census.most_live = std::max(census.most_live, ++census.live);
     }
@@ -107,6 +106,7 @@ public:
     }
     std::optional<ClockSample> clock_sample() override { return behaviour.clock; }
     bool needs_warmup_sample() const override { return behaviour.warmup; }
+    bool scatters_placement() const override { return behaviour.scatters; }
     void start_timing_series() override { behaviour.timeline += 's'; }
 
 protected:
@@ -269,14 +269,15 @@ TEST_F(RunnerTiming, EveryBenchmarkIsOneTimingSeries) {
     EXPECT_EQ(behaviour.timeline, "sttt" "sttt");
 }
 
-// Before each gated sample on a GPU the runner launches an empty grid whose size comes from a
-// fixed sequence, restarted for each benchmark (docs/measurement.md, "Where a work-group
-// runs"); not on CPUs, not when timed plainly, not with --no-scatter.
-TEST_F(RunnerTiming, AnEmptyGridOfPseudoRandomSizeGoesBeforeEachGatedGpuSample) {
+// Before each gated sample on a device that asks for it (the CUDA backends) the runner
+// launches an empty grid whose size comes from a fixed sequence, restarted for each benchmark
+// (docs/measurement.md, "Where a work-group runs"); not on other devices, not when timed
+// plainly, not with --no-scatter.
+TEST_F(RunnerTiming, AnEmptyGridOfPseudoRandomSizeGoesBeforeEachGatedSampleWhereTheDeviceAsks) {
     RunnerOptions opt = quick_options();
     opt.rule.min_samples = opt.rule.max_samples = 6;
     opt.batch = false;
-    behaviour.is_gpu = true;
+    behaviour.scatters = true;
     ASSERT_EQ(run_fake(2, opt).benchmarks.size(), 2u);
     EXPECT_EQ(behaviour.timeline, "sxtxtxtxtxtxt" "sxtxtxtxtxtxt");
     ASSERT_EQ(behaviour.scatter_groups.size(), 12u);
@@ -298,7 +299,7 @@ TEST_F(RunnerTiming, AnEmptyGridOfPseudoRandomSizeGoesBeforeEachGatedGpuSample) 
         EXPECT_EQ(behaviour.timeline, "stttttt") << (scatter ? "timed plainly" : "--no-scatter");
     }
     behaviour.timeline.clear();
-    behaviour.is_gpu = false;
+    behaviour.scatters = false;
     ASSERT_EQ(run_fake(1, opt).benchmarks.size(), 1u);
     EXPECT_EQ(behaviour.timeline, "stttttt");
 }

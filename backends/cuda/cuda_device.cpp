@@ -455,6 +455,7 @@ public:
 
     bool supports_gated_timing() const override { return true; }
     bool needs_warmup_sample() const override { return timing_mode() == TimingMode::Gated; }
+    bool scatters_placement() const override { return true; }
     void start_timing_series() override {
         trace_next_region_ = true;
         in_series_ = true;

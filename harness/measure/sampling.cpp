@@ -53,7 +53,7 @@ std::uint32_t PlacementScatter::next_groups(std::uint32_t compute_units) {
 }
 
 void PlacementScatter::before_sample(Device& dev) {
-    if (!dev.info().is_gpu) return;  // a CPU's work-groups are its threads'
+    if (!dev.scatters_placement()) return;
     if (!module_ || device_ != &dev) {
         release(nullptr);
         const bool cuda = dev.dialect() == Dialect::Cuda;

@@ -32,7 +32,8 @@ private:
     std::uint32_t pattern_ = 0;
 };
 
-// Before each gated sample on a GPU (unless --no-scatter): an empty grid of a pseudo-random
+// Before each gated sample on a device that asks for it (Device::scatters_placement: the CUDA
+// backends; unless --no-scatter): an empty grid of a pseudo-random
 // number of work-groups, so that the SMs the sample's work-groups land on do not follow from
 // what the GPU ran before. On an H100 the SM sets a dependent L2 load's latency (272-306
 // cycles), and a benchmark whose time is one work-group's chain of such loads read up to 7%
