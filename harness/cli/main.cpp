@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
                     "execution) or plain (events around the enqueue); docs/measurement.md");
     run->add_flag("--no-batch", run_opt.no_batch, "skip batch timing (back-to-back runs between one pair of events)");
     run->add_flag("--no-scatter", run_opt.no_scatter,
-                  "no empty grid of pseudo-random size before each gated GPU sample (docs/measurement.md, \"Where a work-group runs\")");
+                  "no empty grid of pseudo-random size before each gated sample on the CUDA backends (docs/measurement.md, \"Where a work-group runs\")");
     run->add_option("--budget", run_opt.budget_s,
                     "plan sampling so the whole run ends within this many seconds; says what it had to cut");
     run->add_option("--profile", run_opt.profile, "a named selection and sampling plan: ci (docs/measurement.md)");

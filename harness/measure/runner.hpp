@@ -21,7 +21,7 @@ struct RunnerOptions {
     bool gb_picks_iterations = false;
     bool calibrate = true;            // measure copy bandwidth and FP32 peak on each GPU
     bool l2_flush = false;            // overwrite a buffer larger than L2 before each sample
-    bool scatter = true;              // an empty grid of pseudo-random size before each gated GPU sample
+    bool scatter = true;              // an empty grid of pseudo-random size before each gated sample where the device asks (CUDA)
     bool compile_twice = true;        // report cold and cached compile times
     bool keep_going = false;          // carry on after a failed case
     std::string save_outputs_dir;     // write inputs/outputs as .npy when non-empty
