@@ -33,13 +33,13 @@ private:
 };
 
 // Before each gated sample on a device that asks for it (Device::scatters_placement: the CUDA
-// backends; unless --no-scatter): an empty grid of a pseudo-random
-// number of work-groups, so that the SMs the sample's work-groups land on do not follow from
-// what the GPU ran before. On an H100 the SM sets a dependent L2 load's latency (272-306
-// cycles), and a benchmark whose time is one work-group's chain of such loads read up to 7%
-// apart between processes, and between backends, with the same kernel (docs/measurement.md,
-// "Where a work-group runs"). The sizes come from a fixed seed, restarted for each
-// benchmark, so every benchmark and backend sees the same sequence; outside the timed region.
+// backends; unless --no-scatter): an empty grid of a pseudo-random number of work-groups, so
+// that the SMs the sample's work-groups land on do not follow from what the GPU ran before.
+// On an H100 the SM sets a dependent L2 load's latency (272-306 cycles), and a benchmark
+// whose time is one work-group's chain of such loads read up to 7% apart between processes,
+// and between backends, with the same kernel (docs/measurement.md, "Where a work-group
+// runs"). The sizes come from a fixed seed, restarted for each benchmark, so every benchmark
+// and backend sees the same sequence; outside the timed region.
 class PlacementScatter {
 public:
     void restart() { state_ = kSeed; }
