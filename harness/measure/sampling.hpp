@@ -46,10 +46,11 @@ public:
     void before_sample(Device& dev);
     // Drops the kernel when it lives on dev (dev is about to close); nullptr: whichever.
     void release(const Device* dev);
+
+private:
     // The next grid: 1 to 2 * compute_units work-groups.
     std::uint32_t next_groups(std::uint32_t compute_units);
 
-private:
     static constexpr std::uint64_t kSeed = 0x7472696265u;  // "tribe"
     static constexpr std::uint32_t kGroupSize = 32;
     std::uint64_t state_ = kSeed;
