@@ -43,6 +43,19 @@ Source program_source(const Program& p, Dialect d) {
     return src;
 }
 
+const TuningSpace& Program::tuning_space() const {
+    static const TuningSpace none;
+    return none;
+}
+
+TuningConfig Program::default_config(const DeviceInfo&) const { return {}; }
+
+std::vector<std::string> Program::defines(const TuningConfig&) const { return {}; }
+
+TuningConfig Program::config_of(const RunConfig& cfg) const {
+    return cfg.tuning.empty() ? default_config(DeviceInfo{}) : cfg.tuning;
+}
+
 std::unique_ptr<Instance> Program::prepare_vendor(Device&, const Dataset&, const RunConfig&) const {
     throw Error(name() + " has no vendor-library baseline");
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "device.hpp"
+#include "tuning_space.hpp"
 
 namespace tb {
 
@@ -53,6 +54,9 @@ struct RunConfig {
     std::string variant;  // one of Program::variants()
     LaunchMode launch = LaunchMode::Stream;
     std::uint64_t seed = 42;
+    // The tuning configuration the module was compiled with (Program::defines(config));
+    // empty: the program's reference configuration (Program::config_of).
+    TuningConfig tuning;
 };
 
 // One program on one device with one dataset: inputs generated and uploaded.
@@ -74,6 +78,11 @@ public:
     // The variant that actually runs when the program chose it itself (spmv's `auto`);
     // empty otherwise. Recorded as `picked` in the results (docs/results-json.md).
     virtual std::string picked_variant() const { return {}; }
+    // When it chose by timing candidates on the device (spmv's `auto`): the wall time the
+    // choice took, ms, and each candidate's time per run, ms; 0 and empty otherwise.
+    // Recorded as `pick` in the results.
+    virtual double pick_cost_ms() const { return 0; }
+    virtual std::map<std::string, double> pick_candidates_ms() const { return {}; }
 };
 
 class Program {
@@ -87,8 +96,20 @@ public:
     virtual bool iterative() const { return false; }
     // Device memory the dataset needs, checked against free memory before allocating.
     virtual std::uint64_t device_bytes(const Dataset& d, const std::string& variant) const = 0;
-    // Defines passed to the kernel compiler (e.g. block sizes baked into kernels).
-    virtual std::vector<std::string> defines() const { return {}; }
+    // Tuning (docs/tuning.md). The parameters that may vary and the constraints on them;
+    // empty for a program whose constants are all fixed.
+    virtual const TuningSpace& tuning_space() const;
+    // The configuration to start from on `dev`, derived from what it reports. A device that
+    // reports nothing (DeviceInfo{}) and an H100 both get the reference configuration: the
+    // constants the kernels were tuned with on an H100.
+    virtual TuningConfig default_config(const DeviceInfo& dev) const;
+    // -D defines for both kernel compilers under configuration c (tunable and fixed constants).
+    virtual std::vector<std::string> defines(const TuningConfig& c) const;
+    // The reference configuration's defines: default_config(DeviceInfo{}).
+    std::vector<std::string> defines() const { return defines(default_config(DeviceInfo{})); }
+    // The configuration a prepare() runs with: cfg.tuning, or the reference configuration
+    // when it is empty (a module compiled with defines()).
+    TuningConfig config_of(const RunConfig& cfg) const;
     virtual std::unique_ptr<Instance> prepare(Device& dev, Module& mod, const Dataset& d,
                                               const RunConfig& cfg) const = 0;
 

@@ -5,6 +5,8 @@
 # Stage "timing" compares tribench's clock with Nsight Compute's (scripts/ncu_agreement.sh);
 # stage "ci" runs `--profile ci` SUITE_CI_RUNS times (default 5) and compares each later run
 # with the first (A/A: no regression may be reported). Stage "soak" runs scripts/soak.sh.
+# Stages "default", "signals", "hang" and "tune" check a run that loses nothing and tuning
+# (docs/robustness.md, docs/tuning.md); they write OUTDIR/robustness.txt.
 # Stage "sanitize" runs compute-sanitizer (memcheck, racecheck, synccheck) over every
 # program, variant and launch mode of both CUDA backends on the small datasets.
 # Writes OUTDIR/results.json.gz, OUTDIR/tables.md (compare --backends, scripts/reference_table.py,
@@ -68,6 +70,86 @@ if has run && [[ -x $TB ]]; then
       python3 scripts/launch_rate.py "$OUT/results.json"; } >"$OUT/tables.md" 2>>"$LOGS/run.log" || status=1
   fi
 fi
+# Stage "default": the README's main job, `tribench run` with no options (its default budget),
+# timed; then spmv `auto` against the fastest variant of that run.
+if has default && [[ -x $TB ]]; then
+  note "default"
+  start=$(date +%s); rc=0
+  timeout -s INT 600 "$TB" run --out "$OUT/default.json" >"$LOGS/default.log" 2>&1 || rc=$?
+  echo "default run (no options): $(( $(date +%s) - start )) s, exit $rc" | tee -a "$LOGS/robustness.txt"
+  ((rc > 1)) && status=1
+  grep -E "^tribench: .*benchmarks done" "$LOGS/default.log" | head -3 >>"$LOGS/robustness.txt"
+  if [[ -f $OUT/default.json ]]; then
+    python3 scripts/spmv_auto_table.py "$OUT/default.json" >"$LOGS/spmv-auto.md" 2>&1
+    cp "$LOGS/spmv-auto.md" "$OUT/"
+    tail -1 "$LOGS/spmv-auto.md" | tee -a "$LOGS/robustness.txt"
+  fi
+fi
+# Stage "signals": the default suite stopped by SIGINT, then by SIGTERM, SUITE_SIGNAL_AFTER
+# seconds in (default 60): every finished benchmark must be in the results file.
+if has signals && [[ -x $TB ]]; then
+  note "signals"
+  for sig in INT TERM; do
+    rm -f "$LOGS/sig-$sig.json" "$LOGS/sig-$sig.json.journal"
+    "$TB" run --out "$LOGS/sig-$sig.json" >"$LOGS/sig-$sig.log" 2>&1 &
+    pid=$!
+    sleep "${SUITE_SIGNAL_AFTER:-60}"
+    sent=$(date +%s.%N); kill -s "$sig" $pid; rc=0; wait $pid || rc=$?
+    took=$(python3 -c "import time; print(f'{time.time() - $sent:.1f}')")
+    python3 scripts/check_interrupted.py "$LOGS/sig-$sig.json" $rc $sig | sed "s/\$/; stopped ${took} s after the signal/" |
+      tee -a "$LOGS/robustness.txt"
+    [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+  done
+fi
+# Stage "hang": tests/robustness/spinning_kernel's Mandelbrot never ends on 512x512. On each
+# backend it must fail within --kernel-timeout, the other two datasets validate, and the next
+# process must find the device usable.
+if has hang && [[ -x $TB ]]; then
+  note "hang"
+  for backend in cuda-native cuda-prelude opencl; do
+    start=$(date +%s); rc=0
+    TRIBENCH_KERNEL_DIR=$ROOT/tests/robustness/spinning_kernel timeout -s KILL 300 \
+      "$TB" run -p mandelbrot -b "$backend" --dataset 128x128,512x512,1024x1024 --kernel-timeout 10 \
+      --keep-going --min-time 0.2 --out "$LOGS/hang-$backend.json" >"$LOGS/hang-$backend.log" 2>&1 || rc=$?
+    took=$(( $(date +%s) - start ))
+    verdict=$(python3 - "$LOGS/hang-$backend.json" <<'PY'
+import json, sys
+try:
+    b = {x["dataset"]: x for x in json.load(open(sys.argv[1]))["benchmarks"]}
+except (OSError, ValueError) as e:
+    print(f"no results ({e})"); sys.exit(1)
+ok = (b.get("512x512", {}).get("status") == "error" and "did not finish within" in b["512x512"].get("error", "")
+      and all(b.get(d, {}).get("status") == "ok" for d in ("128x128", "1024x1024")))
+print(("as expected: " if ok else "WRONG: ") + ", ".join(f"{d} {x['status']}" for d, x in b.items()))
+sys.exit(0 if ok else 1)
+PY
+) || status=1
+    rc2=0; "$TB" run -p mandelbrot -b "$backend" --small --min-time 0.1 >"$LOGS/hang-after-$backend.log" 2>&1 || rc2=$?
+    echo "spinning kernel on $backend: exit $rc after $took s, $verdict; next process: exit $rc2" |
+      tee -a "$LOGS/robustness.txt"
+    ((rc2)) && status=1
+  done
+fi
+# Stage "tune": `tribench tune` of SUITE_TUNE_PROGRAMS (default mandelbrot,stencil) with
+# SUITE_TUNE_BUDGET seconds (default 120), then the same selection run tuned and untuned.
+if has tune && [[ -x $TB ]]; then
+  note "tune"
+  start=$(date +%s); rc=0
+  "$TB" tune -p "${SUITE_TUNE_PROGRAMS:-mandelbrot,stencil}" --budget "${SUITE_TUNE_BUDGET:-120}" \
+    -o "$OUT/tuning.json" >"$LOGS/tune.log" 2>&1 || rc=$?
+  echo "tune ${SUITE_TUNE_PROGRAMS:-mandelbrot,stencil}: $(( $(date +%s) - start )) s, exit $rc" | tee -a "$LOGS/robustness.txt"
+  ((rc > 1)) && status=1
+  if [[ -f $OUT/tuning.json ]]; then
+    for t in none "$OUT/tuning.json"; do
+      tag=$([[ $t == none ]] && echo untuned || echo tuned)
+      "$TB" run -p "${SUITE_TUNE_PROGRAMS:-mandelbrot,stencil}" --tuning "$t" --out "$LOGS/run-$tag.json" \
+        >"$LOGS/run-$tag.log" 2>&1 || status=1
+    done
+    "$TB" compare "$LOGS/run-untuned.json" "$LOGS/run-tuned.json" >"$LOGS/tuned-vs-untuned.txt" 2>&1
+    tail -25 "$LOGS/tuned-vs-untuned.txt"
+  fi
+fi
+[[ -f $LOGS/robustness.txt ]] && cp "$LOGS/robustness.txt" "$OUT/"
 if has timing && [[ -x $TB ]]; then
   note "timing"
   scripts/ncu_agreement.sh "$TB" "$LOGS/ncu" >"$LOGS/ncu.log" 2>&1 || status=1
@@ -119,6 +201,7 @@ for f in "$OUT"/*.json; do [[ -f $f ]] && gzip -f "$f"; done
 tar -C "$LOGS" -czf "$OUT/logs.tar.gz" . 2>/dev/null
 [[ -f $LOGS/run.log ]] && cp "$LOGS/run.log" "$OUT/summary.txt"
 [[ -f $LOGS/sanitize-summary.txt ]] && cat "$LOGS/sanitize-summary.txt"
+[[ -f $LOGS/robustness.txt ]] && { echo "== robustness"; cat "$LOGS/robustness.txt"; }
 echo "== short table (exit $status)"
 [[ -f $LOGS/run.log ]] && cat "$LOGS/run.log" | tail -60
 exit $status

@@ -171,7 +171,8 @@ def main():
         ap.error("no command")
 
     # Start clean, so a file left by an earlier run cannot pass for this run's.
-    for p in a.no_file + ([a.json] if a.json and a.json != "-" else []):
+    # An interrupted run keeps its journal (FILE.journal), which a new run would refuse to overwrite.
+    for p in a.no_file + ([a.json, a.json + ".journal"] if a.json and a.json != "-" else []):
         if os.path.lexists(p):
             os.remove(p)
     env = dict(os.environ)
@@ -214,6 +215,8 @@ def main():
     for p in a.still_special:
         if not os.path.exists(p) or stat.S_ISREG(os.stat(p).st_mode):
             fail(f"{p} is no longer a device or FIFO: the output replaced it", out, err)
+        if os.path.lexists(p + ".journal"):
+            fail(f"{p}.journal was made: a journal belongs beside a results file only", out, err)
     # No temporary of an atomic write may be left next to the output either.
     for p in a.no_file + ([a.json] if a.json and a.json != "-" else []) + a.still_special:
         folder, base = os.path.split(os.path.abspath(p))

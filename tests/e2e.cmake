@@ -5,7 +5,7 @@ file(MAKE_DIRECTORY ${E2E_DIR})
 
 # tb_cli_test(NAME RC [ERR regex] [OUT regex] [ONE_LINE] [FILE path] [NO_FILE path] ARGS ...)
 function(tb_cli_test name rc)
-  cmake_parse_arguments(T "ONE_LINE" "ERR;OUT;FILE;NO_FILE" "ARGS" ${ARGN})
+  cmake_parse_arguments(T "ONE_LINE" "ERR;OUT;FILE;FILE_MATCH;NO_FILE" "ARGS" ${ARGN})
   set(defs -DEXPECT_RC=${rc})
   if(T_ERR)
     list(APPEND defs "-DEXPECT_ERR=${T_ERR}")
@@ -18,6 +18,9 @@ function(tb_cli_test name rc)
   endif()
   if(T_FILE)
     list(APPEND defs "-DEXPECT_FILE=${T_FILE}")
+  endif()
+  if(T_FILE_MATCH)
+    list(APPEND defs "-DEXPECT_FILE_MATCH=${T_FILE_MATCH}")
   endif()
   if(T_NO_FILE)
     list(APPEND defs "-DEXPECT_NO_FILE=${T_NO_FILE}")
@@ -49,6 +52,24 @@ tb_cli_test(run_mandelbrot_opencl 0 OUT "mandelbrot/128x128/opencl +opencl:[0-9]
             FILE ${E2E_DIR}/mandelbrot.json
             ARGS run --program mandelbrot --dataset 128x128 --backend opencl --min-time 0.05 --timeout 1
                  --out ${E2E_DIR}/mandelbrot.json)
+# tribench tune (docs/tuning.md): a two-point search on PoCL writes a tuning file, and run
+# takes its configuration from it and records it; bad tuning files are refused in one line.
+tb_cli_test(tune_mandelbrot_opencl 0 OUT "mandelbrot/128x128/opencl on .*: group_x=[0-9]+,group_y=[0-9]+ .*tuning written to"
+            ERR "tune: \\[2/2\\] group_x=" FILE ${E2E_DIR}/tuning.json
+            ARGS tune --program mandelbrot --dataset 128x128 --backend opencl --exhaustive 0 --max-points 2
+                 --min-time 0.02 --timeout 0.5 --out ${E2E_DIR}/tuning.json)
+tb_cli_test(run_tuned_mandelbrot_opencl 0 FILE ${E2E_DIR}/mandelbrot-tuned.json
+            FILE_MATCH "\"config_source\": \"tuned\""
+            ARGS run --program mandelbrot --dataset 128x128 --backend opencl --min-time 0.02 --timeout 0.5 --no-batch
+                 --tuning ${E2E_DIR}/tuning.json --out ${E2E_DIR}/mandelbrot-tuned.json)
+set_tests_properties(e2e.tune_mandelbrot_opencl PROPERTIES FIXTURES_SETUP tuning_file)
+set_tests_properties(e2e.run_tuned_mandelbrot_opencl PROPERTIES FIXTURES_REQUIRED tuning_file)
+tb_cli_test(run_tuning_malformed 2 ONE_LINE ERR "malformed.json: not JSON"
+            ARGS run --program mandelbrot --backend opencl --tuning ${CMAKE_CURRENT_SOURCE_DIR}/data/tuning/malformed.json)
+tb_cli_test(run_tuning_foreign_device 2 ONE_LINE
+            ERR "foreign-device.json: tuned for Imaginary GPU 9000 \\(driver 1.0\\), not for .*--tuning none"
+            ARGS run --program mandelbrot --dataset 128x128 --backend opencl
+                 --tuning ${CMAKE_CURRENT_SOURCE_DIR}/data/tuning/foreign-device.json)
 tb_cli_test(unwritable_out 2 ONE_LINE ERR "cannot write /nonexistent-dir/r.json"
             ARGS run --program mandelbrot --backend opencl --out /nonexistent-dir/r.json)
 if(TRIBENCH_HAVE_CUDA)

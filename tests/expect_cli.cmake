@@ -1,6 +1,6 @@
 # Runs one tribench command and checks its exit code and output.
 # -DCMD="program|arg|arg" -DEXPECT_RC=N [-DEXPECT_ERR=regex] [-DEXPECT_OUT=regex]
-# [-DONE_LINE_ERROR=ON] [-DEXPECT_FILE=path] [-DEXPECT_NO_FILE=path]
+# [-DONE_LINE_ERROR=ON] [-DEXPECT_FILE=path [-DEXPECT_FILE_MATCH=regex]] [-DEXPECT_NO_FILE=path]
 string(REPLACE "|" ";" CMD "${CMD}")
 if(DEFINED EXPECT_NO_FILE)
   file(REMOVE "${EXPECT_NO_FILE}")  # a stale file from an earlier run must not decide the test
@@ -24,6 +24,12 @@ if(ONE_LINE_ERROR)
 endif()
 if(DEFINED EXPECT_FILE AND NOT EXISTS "${EXPECT_FILE}")
   message(FATAL_ERROR "expected file ${EXPECT_FILE} was not written")
+endif()
+if(DEFINED EXPECT_FILE_MATCH)
+  file(READ "${EXPECT_FILE}" content)
+  if(NOT content MATCHES "${EXPECT_FILE_MATCH}")
+    message(FATAL_ERROR "${EXPECT_FILE} does not match '${EXPECT_FILE_MATCH}'")
+  endif()
 endif()
 if(DEFINED EXPECT_NO_FILE AND EXISTS "${EXPECT_NO_FILE}")
   message(FATAL_ERROR "file ${EXPECT_NO_FILE} should not exist")

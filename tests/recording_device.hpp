@@ -47,6 +47,7 @@ inline DeviceInfo h100_info(const std::string& backend) {
     i.max_alloc_bytes = 80ull << 30;
     i.max_local_mem_bytes = 232448;  // CUDA's opt-in shared memory per block on sm_90
     i.max_work_group_size = 1024;
+    i.simd_width = 32;
     i.is_gpu = true;
     i.is_nvidia = true;
     return i;

@@ -179,6 +179,55 @@ if(HAVE_MANDELBROT)
           --bench "mandelbrot/512x512/opencl=skipped:^interrupted during timing$" --err "1 not run"
           -- $<TARGET_FILE:tribench> run --program mandelbrot --backend opencl --device ${RB_POCL} --dataset 128x128,512x512
              --min-time 30 --timeout 2 --max-noise 0.000001 --out ${RB_OUT}/sigint_keeps.json)
+
+  # --- A run that loses nothing: every stop signal, SIGKILL and --resume, hung kernels -----
+  # tests/interrupt_check.py: SIGINT, SIGTERM and SIGHUP at seeded pseudo-random points
+  # (exit 128 + signal, finished benchmarks kept, the journal resumed), and 20 SIGKILLs each
+  # followed by --resume (the same benchmarks as an uninterrupted run, none measured twice).
+  if(HAVE_SPMV)
+    add_test(NAME e2e.rb_stop_signals COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/interrupt_check.py
+             signals $<TARGET_FILE:tribench> ${RB_OUT}/signals)
+    add_test(NAME e2e.rb_sigkill_resume COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/interrupt_check.py
+             sigkill $<TARGET_FILE:tribench> ${RB_OUT}/sigkill --points 20)
+    set_tests_properties(e2e.rb_stop_signals e2e.rb_sigkill_resume PROPERTIES TIMEOUT 300)
+  endif()
+  # spinning_kernel's Mandelbrot never ends on 512x512: with --kernel-timeout 2 that benchmark
+  # fails naming the step, the run goes on in a fresh process, and the others validate.
+  set(SPIN --env TRIBENCH_KERNEL_DIR=${RB_SRC}/spinning_kernel)
+  set(THREE run --program mandelbrot --backend opencl --device ${RB_POCL} --dataset 128x128,512x512,1024x1024 ${QUICK}
+            --kernel-timeout 2)
+  rb_test(kernel_timeout_keep_going --rc 1 ${SPIN} --timeout 60
+          --err "mandelbrot/512x512/opencl: the validation run did not finish within 2 s \\(--kernel-timeout\\)(.*\n)*.*carrying on in a fresh process(.*\n)*.*resuming .*kernel_timeout.json.journal: 2 of 3"
+          --json ${RB_OUT}/kernel_timeout.json --bench "mandelbrot/128x128/opencl=ok"
+          --bench "mandelbrot/512x512/opencl=error:^the validation run did not finish within 2 s \\(--kernel-timeout\\)"
+          --bench "mandelbrot/1024x1024/opencl=ok" --no-file ${RB_OUT}/kernel_timeout.json.journal
+          -- $<TARGET_FILE:tribench> ${THREE} --keep-going --out ${RB_OUT}/kernel_timeout.json)
+  rb_test(kernel_timeout_stops --rc 1 ${SPIN} --timeout 60
+          --json ${RB_OUT}/kernel_timeout_stops.json --bench "mandelbrot/128x128/opencl=ok"
+          --bench "mandelbrot/512x512/opencl=error:did not finish within 2 s"
+          --bench "mandelbrot/1024x1024/opencl=skipped:not run: stopped after a failure"
+          -- $<TARGET_FILE:tribench> ${THREE} --out ${RB_OUT}/kernel_timeout_stops.json)
+  # Without --out the fresh process takes over a journal of the run's own, then removes it.
+  rb_test(kernel_timeout_no_out --rc 1 ${SPIN} --timeout 60
+          --out "mandelbrot/1024x1024/opencl +opencl:0 +ok" --err "resuming .*tribench-run-.*\\.journal: 2 of 3"
+          -- $<TARGET_FILE:tribench> ${THREE} --keep-going)
+  # stderr not a terminal: a heartbeat line. --min-time 3 keeps the run going for 3 s.
+  rb_test(heartbeat --rc 0 --err "tribench: 0 of 1 benchmarks done, 0m0[12]s elapsed, expected end in ~"
+          -- $<TARGET_FILE:tribench> ${M} --min-time 3 --timeout 3 --max-noise 0.000001 --heartbeat 1)
+  # --resume refuses a different command line (exit 2, one line), and a journal is never
+  # overwritten by a run that was not asked to resume.
+  file(WRITE ${RB_IN}/resume-header.journal
+       "{\"schema\": \"tribench-journal\", \"version\": 1, \"run\": {\"out\": \"\"}}\n")
+  rb_usage(resume_anyway_alone "tribench: error: --resume-anyway is an option of --resume" ${M} --resume-anyway)
+  rb_usage(kernel_timeout_negative "tribench: error: --kernel-timeout must be a positive number of seconds, or 0 for no limit"
+           ${M} --kernel-timeout -1)
+  rb_test(resume_foreign_journal --rc 2 --one-line --no-file ${RB_OUT}/resume_foreign_journal.json
+          --err "tribench: error: cannot resume .*resume-header.journal: it was written by tribench null, this is "
+          -- $<TARGET_FILE:tribench> ${M} ${QUICK} --resume ${RB_IN}/resume-header.journal)
+  file(WRITE ${RB_IN}/not-a-journal.journal "{\"schema\": \"tribench-results\"}\n")
+  rb_test(resume_not_a_journal --rc 2 --one-line
+          --err "tribench: error: cannot resume: .*not-a-journal.journal: not a tribench journal"
+          -- $<TARGET_FILE:tribench> ${M} ${QUICK} --resume ${RB_IN}/not-a-journal.journal)
 endif()
 
 # --- Results files given to compare ---------------------------------------------------------

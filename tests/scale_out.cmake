@@ -39,4 +39,4 @@ add_test(NAME scripts.parallel_devices_summary COMMAND ${Python3_EXECUTABLE}
 # reason, where the daemons are missing or cannot start.
 add_test(NAME slurm.array COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/slurm/run_slurm_test.sh
          $<TARGET_FILE:tribench> ${PROJECT_SOURCE_DIR})
-set_tests_properties(slurm.array PROPERTIES TIMEOUT 240 SKIP_RETURN_CODE 77 RESOURCE_LOCK slurm)
+set_tests_properties(slurm.array PROPERTIES TIMEOUT 420 SKIP_RETURN_CODE 77 RESOURCE_LOCK slurm)

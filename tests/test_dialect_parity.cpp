@@ -138,10 +138,13 @@ Recorded record(const Program& p, const Dataset& d, Dialect dialect, const Profi
     RecordingDevice dev(dialect, prof.info(dialect == Dialect::Cuda ? "cuda-native" : "cuda-prelude"));
     Recorded r;
     try {
+        // The profile's device-derived configuration, as `run` would choose it (docs/tuning.md).
+        RunConfig tuned = cfg;
+        tuned.tuning = p.default_config(dev.info());
         CompileOptions co;
-        co.defines = p.defines();
+        co.defines = p.defines(tuned.tuning);
         auto module = dev.compile(program_source(p, dialect), co);
-        auto inst = p.prepare(dev, *module, d, cfg);
+        auto inst = p.prepare(dev, *module, d, tuned);
         inst->poison();
         if (cfg.launch == LaunchMode::Graph) inst->prepare_graph();
         inst->run();

@@ -480,6 +480,19 @@ TEST(ParallelDevices, ShardCommandReplacesOutputAndParallelFlags) {
                                         "--shard", "2/4", "--out", "d/shard-2-of-4.json", "--progress"}));
 }
 
+TEST(ParallelDevices, ShardCommandResumesFromTheShardsOwnJournal) {
+    const std::vector<std::string> parent = {"tribench", "run", "--resume", "r.json", "--parallel-devices",
+                                             "--resume-anyway", "--seed", "3"};
+    EXPECT_EQ(shard_command(parent, "/bin/tb", 1, 2, "r.json.shards/shard-1-of-2.json"),
+              (std::vector<std::string>{"/bin/tb", "run", "--seed", "3", "--shard", "1/2", "--out",
+                                        "r.json.shards/shard-1-of-2.json", "--progress", "--resume",
+                                        "r.json.shards/shard-1-of-2.json", "--resume-anyway"}));
+    const std::vector<std::string> eq = {"tribench", "run", "--resume=r.json", "--parallel-devices"};
+    EXPECT_EQ(shard_command(eq, "/bin/tb", 2, 2, "s.json"),
+              (std::vector<std::string>{"/bin/tb", "run", "--shard", "2/2", "--out", "s.json", "--progress",
+                                        "--resume", "s.json"}));
+}
+
 TEST(ParallelDevices, DeviceListComesFromCudaVisibleDevices) {
     {
         test::ScopedEnv env("CUDA_VISIBLE_DEVICES", "2,3,GPU-8f1c");

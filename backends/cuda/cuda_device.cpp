@@ -197,6 +197,7 @@ DeviceInfo describe_device(CUdevice d, const std::string& backend_id) {
     // Opt-in shared memory: launches above 48 KiB raise the kernel's limit up to this.
     info.max_local_mem_bytes = static_cast<std::size_t>(attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN));
     info.max_work_group_size = static_cast<std::size_t>(attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK));
+    info.simd_width = attr_or_zero(CU_DEVICE_ATTRIBUTE_WARP_SIZE);
     info.clock_mhz = attr_or_zero(CU_DEVICE_ATTRIBUTE_CLOCK_RATE) / 1000;  // kHz
     info.mem_clock_mhz = attr_or_zero(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE) / 1000;
     info.mem_bus_width_bits = attr_or_zero(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);

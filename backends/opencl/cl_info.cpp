@@ -10,6 +10,7 @@ constexpr cl_int kPlatformNotFound = -1001;
 // cl_nv_device_attribute_query; written out so older headers need not define them.
 constexpr cl_device_info kCcMajorNv = 0x4000;
 constexpr cl_device_info kCcMinorNv = 0x4001;
+constexpr cl_device_info kWarpSizeNv = 0x4003;  // CL_DEVICE_WARP_SIZE_NV
 
 // Info strings end in NUL and some vendors pad them with spaces.
 std::string tidy(std::string s) {
@@ -110,6 +111,7 @@ DeviceInfo describe(const DeviceRef& ref) {
         device_string(d, CL_DEVICE_EXTENSIONS).find("cl_nv_device_attribute_query") != std::string::npos) {
         i.cc_major = int(device_value<cl_uint>(d, kCcMajorNv, "CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV"));
         i.cc_minor = int(device_value<cl_uint>(d, kCcMinorNv, "CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV"));
+        i.simd_width = int(device_value<cl_uint>(d, kWarpSizeNv, "CL_DEVICE_WARP_SIZE_NV"));
     }
     return i;
 }

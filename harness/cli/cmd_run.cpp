@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <map>
+#include <memory>
 
 #include <malloc.h>
 #include <unistd.h>
@@ -15,9 +17,11 @@
 #include "support/process_usage.hpp"
 #include "cli/profiles.hpp"
 #include "cli/run_checks.hpp"
+#include "cli/run_journal.hpp"
 #include "measure/interrupt.hpp"
 #include "measure/runner.hpp"
 #include "plan/shard_run.hpp"
+#include "tune/apply_tuning.hpp"
 #include "report/reporter.hpp"
 #ifdef TRIBENCH_HAVE_CUDA
 #include "cuda/kernel_cache.hpp"
@@ -39,10 +43,11 @@ std::vector<LaunchMode> parse_launches(const std::vector<std::string>& names) {
 }
 
 // What --budget cost: which benchmarks were sampled less than the stopping rule asks.
-void report_budget(const Results& r, double budget_s, double wall_s) {
+void report_budget(const Results& r, double budget_s, double wall_s, bool given) {
     if (budget_s <= 0) return;
     std::size_t cut = 0;
     for (const auto& b : r.benchmarks) cut += b.budget_cut;
+    if (!given && cut == 0 && wall_s <= budget_s) return;  // the default budget, and it cost nothing
     std::cerr << "budget: " << r.benchmarks.size() << " benchmarks in " << static_cast<int>(wall_s + 0.5) << " s of "
               << budget_s << " s; " << cut << " sampled less than the stopping rule asks (marked 'b' in the table)\n";
     if (wall_s > budget_s)
@@ -144,6 +149,15 @@ int cmd_run(const RunOptions& o) {
     ro.scatter = !o.no_scatter;
     ro.budget_s = o.budget_s;
     if (o.budget_s < 0 || !(o.budget_s == o.budget_s)) throw Error("--budget must be a positive number of seconds");
+    if (o.kernel_timeout_s < 0 || !std::isfinite(o.kernel_timeout_s))
+        throw Error("--kernel-timeout must be a positive number of seconds, or 0 for no limit");
+    if (o.heartbeat_s < 0 || !std::isfinite(o.heartbeat_s))
+        throw Error("--heartbeat must be a positive number of seconds, or 0 for none");
+    if (o.resume_anyway && o.resume.empty()) throw Error("--resume-anyway is an option of --resume");
+    if (!o.resume.empty() && o.repeat > 1) throw Error("--repeat runs cannot be resumed: drop --resume");
+    if (!o.resume.empty() && o.dry_run) throw Error("--resume cannot take --dry-run");
+    ro.kernel_timeout_s = o.kernel_timeout_s;
+    ro.heartbeat_s = isatty(STDERR_FILENO) ? 0 : o.heartbeat_s;
 #ifdef TRIBENCH_HAVE_CUDA
     if (o.no_cache) cuda::set_kernel_cache_enabled(false);
 #endif
@@ -175,9 +189,13 @@ int cmd_run(const RunOptions& o) {
     if (std::error_code ec; !o.save_outputs.empty() && !std::filesystem::create_directories(o.save_outputs, ec) && ec)
         throw Error("cannot create " + printable_path(o.save_outputs) + ": " + ec.message());
     check_output_paths(o);
+    // --tuning: a malformed tuning file is refused before any device opens (docs/tuning.md).
+    const std::string tuning_path = tuning_file_for(o.tuning);
+    const TuningFile tuning = tuning_path.empty() ? TuningFile{} : load_tuning_file(tuning_path);
 
     auto slots = probe_requested(split_list(o.backends), &req.vendor);
-    const auto all_cases = plan_cases(req, slots);  // bad names fail here, before any output
+    auto all_cases = plan_cases(req, slots);  // bad names fail here, before any output
+    apply_tuning(tuning, tuning_path, all_cases, slots, /*named=*/!o.tuning.empty());
     std::size_t available = 0;
     for (const auto& s : slots) {
         if (s.unavailable.empty()) ++available;
@@ -192,23 +210,79 @@ int cmd_run(const RunOptions& o) {
     }
     const std::vector<Case>& cases = part.cases;
 
+    // The journal: every finished benchmark on disk as it finishes (run_journal.hpp).
+    const RunFiles files = resolve_run_files(o);
+    if (!files.resuming && !o.resume.empty() && !files.out.empty() && std::filesystem::exists(files.out)) {
+        // Its journal is gone because it completed (a requeued Slurm shard that had finished).
+        const Results finished = load_results(files.out);
+        std::cerr << "tribench: " << printable_path(files.out) << " holds a finished run (no journal): nothing to resume\n";
+        return count_failed(finished) ? 1 : 0;
+    }
+    const nlohmann::json fingerprint = run_fingerprint(o, cases, slots, files.out);
+    JournalContents journaled;
+    std::unique_ptr<Journal> journal;
+    if (files.resuming) {
+        journaled = read_journal(files.journal);
+        check_resumable(files.journal, journaled.run, fingerprint, o.resume_anyway);
+        journal = Journal::append_to(files.journal);
+    } else if (!files.journal.empty()) {
+        journal = Journal::create(files.journal, fingerprint);
+    }
+    std::vector<Case> todo;
+    std::map<std::string, bool> done;
+    bool journaled_failure = false;
+    for (const auto& b : journaled.benchmarks) {
+        done[b.name] = true;
+        journaled_failure = journaled_failure || b.status == Status::ValidationFailed || b.status == Status::Error;
+    }
+    for (const auto& c : cases)
+        if (!done.count(c.name)) todo.push_back(c);
+    if (files.resuming)
+        std::cerr << "tribench: resuming " << printable_path(files.journal) << ": " << cases.size() - todo.size()
+                  << " of " << cases.size() << " benchmarks finished before, " << todo.size() << " to run\n";
+    else if (!o.resume.empty())
+        std::cerr << "tribench: nothing to resume at " << printable_path(files.journal) << ": starting the run\n";
+    ro.journal = journal.get();
+    ro.start_stopped = journaled_failure && !o.keep_going;
+    std::string note;
+    if (journal) {
+        note = "finished benchmarks are in " + printable_path(files.journal) + "; carry on with --resume " +
+               printable_path(files.out.empty() ? files.journal : files.out);
+        set_interrupt_note(note.c_str());
+    }
+
     install_interrupt_handler();
     // A shard may get nothing (more shards than benchmarks): it still writes its file.
     const auto started = std::chrono::steady_clock::now();
-    Results r;
+    if (journal) {
+        const std::string journal_path = files.journal;
+        ro.on_hang = [&o, journal_path, started](const BenchmarkResult&) {
+            const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+            restart_after_hang(o.argv, journal_path, o.budget_s > 0 ? o.budget_s - used : 0);
+        };
+    } else {
+        ro.on_hang = [](const BenchmarkResult&) {
+            std::cerr << "tribench: --repeat runs keep no journal: ending the run\n";
+            std::_Exit(1);
+        };
+    }
+    Results fresh;
     int failed_rounds = 0;
     for (std::size_t round = 1; round <= o.repeat; ++round) {
-        r = cases.empty() ? Results{} : run_cases(slots, cases, ro);
-        const int failed = count_failed(r);
+        fresh = todo.empty() ? Results{} : run_cases(slots, todo, ro);
+        const int failed = count_failed(fresh);
         failed_rounds += failed > 0;
-        if (o.repeat > 1) report_round(round, o.repeat, r, failed);
+        if (o.repeat > 1) report_round(round, o.repeat, fresh, failed);
         if (interrupted()) break;
     }
     const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    Results r = assemble_results(cases, journaled, fresh);
+    apply_calibrations(r);
     // Google Benchmark's filter drops cases after planning: the selection would list them.
     if (!gb_flag_given(o, "--benchmark_filter")) r.selection = part.selection;
     r.shard = part.record;
     r.environment = host_environment(o.argv);
+    if (files.resuming) r.environment["resumed"] = true;
     r.environment["options"] = {{"math", o.math},
                                 {"seed", o.seed},
                                 {"min_time_s", o.min_time_s},
@@ -224,19 +298,25 @@ int cmd_run(const RunOptions& o) {
                                 {"batch", !o.no_batch},
                                 {"scatter", !o.no_scatter},
                                 {"budget_s", o.budget_s},
-                                {"profile", o.profile}};
+                                {"kernel_timeout_s", o.kernel_timeout_s},
+                                {"profile", o.profile},
+                                {"tuning", tuning_path.empty() ? "none" : tuning_path}};
     // With --out - the results file is standard output: the table goes to stderr.
-    const bool json_on_stdout = !o.out.empty() && is_standard_output(o.out);
+    const bool json_on_stdout = !files.out.empty() && is_standard_output(files.out);
     ReportInput table = run_report(r);
     table.color = isatty(json_on_stdout ? STDERR_FILENO : STDOUT_FILENO);
     (json_on_stdout ? std::cerr : std::cout) << render_report("console", table);
-    if (!o.out.empty()) {
-        save_results(o.out, r);
-        if (!json_on_stdout) std::cout << "results written to " << o.out << "\n";
+    if (!files.out.empty()) {
+        save_results(files.out, r);
+        if (!json_on_stdout) std::cout << "results written to " << files.out << "\n";
     }
     const int failed = count_failed(r);
     int skipped = 0;
     for (const auto& b : r.benchmarks) skipped += b.status == Status::Skipped;
+    // Complete: every benchmark of the selection ran (ok or failed). The journal goes; an
+    // interrupted run keeps it for --resume.
+    const bool complete = !interrupted() && skipped == 0 && r.benchmarks.size() == cases.size();
+    if (journal && (complete || (files.temporary_journal && !interrupted()))) journal->remove();
     if (failed || skipped) {
         std::cerr << "tribench: " << failed << " of " << r.benchmarks.size() << " benchmarks failed";
         if (skipped) std::cerr << ", " << skipped << " not run";
@@ -245,9 +325,15 @@ int cmd_run(const RunOptions& o) {
             if (b.status == Status::ValidationFailed || b.status == Status::Error)
                 std::cerr << "  " << b.name << ": " << b.error << "\n";
     }
-    report_budget(r, o.budget_s, wall_s);
+    // A resumed process's own wall time is not the run's: its budget line would mislead.
+    report_budget(r, o.budget_s, wall_s, (option_given(o.argv, "--budget") || !o.profile.empty()) && !files.resuming);
     if (failed_rounds && !failed) std::cerr << "tribench: " << failed_rounds << " of " << o.repeat << " rounds had failures\n";
-    if (interrupted()) return 130;
+    if (interrupted()) {
+        std::cerr << "tribench: stopped by " << signal_name(stop_signal());
+        if (journal) std::cerr << "; " << note;
+        std::cerr << "\n";
+        return stop_exit_status();
+    }
     return failed || skipped || failed_rounds ? 1 : 0;
 }
 

@@ -37,7 +37,7 @@ struct RunOptions {
     std::string timing = "gated";   // gated | plain (docs/measurement.md)
     bool no_batch = false;          // skip batch timing
     bool no_scatter = false;        // no placement scatter before gated samples
-    double budget_s = 0;            // plan sampling to end within this many seconds (0: none)
+    double budget_s = 240;          // plan sampling to end within this many seconds (0: none); docs/measurement.md
     std::string profile;            // a named profile (harness/profiles.hpp), applied by apply_profile
     // Scale-out (docs/scale-out.md).
     std::string shard;               // "K/N": run part K of N of the selection
@@ -47,6 +47,13 @@ struct RunOptions {
     bool parallel_devices = false;   // one shard per GPU, each in its own process, then merge
     bool pin_cpus = false;           // --parallel-devices: each shard on its own share of the CPUs
     std::size_t repeat = 1;         // run the whole selection this many times in one process (soak tests)
+    std::string tuning;              // --tuning FILE|none; empty: the default tuning file if it exists (docs/tuning.md)
+    // A run that loses nothing (docs/robustness.md): --resume FILE carries on a run that was
+    // cut short, from FILE's journal; --resume-anyway even if the command line differs.
+    std::string resume;
+    bool resume_anyway = false;
+    double kernel_timeout_s = 300;  // a device step longer than this is a hung kernel (0: none)
+    double heartbeat_s = 30;        // a progress line this often when stderr is not a terminal (0: none)
     std::vector<std::string> argv;   // for the results' environment
 };
 int cmd_run(const RunOptions& o);
@@ -56,6 +63,19 @@ int cmd_run(const RunOptions& o);
 void apply_profile(RunOptions& o, const std::function<bool(const std::string&)>& given);
 // `run --parallel-devices` (parallel_devices.cpp).
 int run_parallel_devices(const RunOptions& o);
+
+// `tribench tune` (docs/tuning.md): searches each selected program's tuning space per device,
+// backend and dataset and writes the best configurations to a tuning file. Exit 0 when every
+// key found one, 1 when some found none that validated, 2 for bad input, 128 + N on signal N.
+struct TuneOptions {
+    RunOptions run;                     // the selection and the sampling of each configuration
+    std::string out;                    // the tuning file (default: default_tuning_path())
+    double budget_s = 0;                // sampled spaces: seconds for the whole search (0: none)
+    std::size_t exhaustive_limit = 64;  // spaces with at most this many allowed points: all tried
+    std::size_t max_points = 32;        // larger spaces: at most this many configurations per key
+    std::uint64_t search_seed = 1;      // of the random sampling
+};
+int cmd_tune(const TuneOptions& o);
 
 // `tribench merge FILES... -o OUT` (docs/scale-out.md): exit 0 merged, 2 refused or bad input.
 struct MergeCmdOptions {

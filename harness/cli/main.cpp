@@ -1,4 +1,4 @@
-// The `tribench` command: list, run, ptx, compare, history, report, export, merge.
+// The `tribench` command: list, run, tune, ptx, compare, history, report, export, merge.
 #include <algorithm>
 #include <cstring>
 #include <iostream>
@@ -81,7 +81,18 @@ int main(int argc, char** argv) {
     run->add_flag("--no-scatter", run_opt.no_scatter,
                   "no empty grid of pseudo-random size before each gated sample on the CUDA backends (docs/measurement.md, \"Where a work-group runs\")");
     run->add_option("--budget", run_opt.budget_s,
-                    "plan sampling so the whole run ends within this many seconds; says what it had to cut");
+                    "plan sampling so the whole run ends within this many seconds; says what it had to cut "
+                    "(default: 240; 0: no budget)");
+    run->add_option("--resume", run_opt.resume,
+                    "FILE: carry on the run that was writing results FILE and was cut short (its FILE.journal); "
+                    "starts it if there is none (docs/robustness.md)");
+    run->add_flag("--resume-anyway", run_opt.resume_anyway,
+                  "--resume although the selection, devices, commit or options differ");
+    run->add_option("--kernel-timeout", run_opt.kernel_timeout_s,
+                    "a compile, run or sample longer than this many seconds is a hung kernel: its benchmark "
+                    "fails and the run goes on in a fresh process (default: 300; 0: no limit)");
+    run->add_option("--heartbeat", run_opt.heartbeat_s,
+                    "when stderr is not a terminal, a progress line this often, seconds (default: 30; 0: none)");
     run->add_option("--profile", run_opt.profile, "a named selection and sampling plan: ci (docs/measurement.md)");
     run->add_option("--shard", run_opt.shard, "K/N: run part K of N of the selection, balanced by expected time "
                                               "(docs/scale-out.md)");
@@ -97,6 +108,42 @@ int main(int argc, char** argv) {
     run->add_option("--repeat", run_opt.repeat, "run the whole selection N times in one process (soak tests; "
                                                 "the table and --out report the last round)")
         ->check(tb::unsigned_integer(1, 1000000));
+
+    run->add_option("--tuning", run_opt.tuning,
+                    "FILE: the tuned configurations to run with, or none: the device defaults (default: "
+                    "$XDG_CACHE_HOME/tribench/tuning.json or ~/.cache/tribench/tuning.json if it exists; docs/tuning.md)");
+
+    tb::TuneOptions tune_opt;
+    tune_opt.run.min_time_s = 0.1;  // configurations are compared, not reported: shorter sampling
+    tune_opt.run.timeout_s = 1;
+    tune_opt.run.argv.assign(argv, argv + argc);
+    auto* tune = app.add_subcommand("tune", "search each program's tuning space per device, backend and dataset; "
+                                            "write the best to a tuning file (docs/tuning.md)");
+    tune->add_option("-p,--program", tune_opt.run.programs, "program(s) (default: all)");
+    tune->add_option("-d,--dataset", tune_opt.run.datasets, "dataset(s) (default: all on GPUs, small ones on CPUs)");
+    tune->add_option("-b,--backend", tune_opt.run.backends, "cuda-native, cuda-prelude, opencl (default: all)");
+    tune->add_option("--device", tune_opt.run.devices, "device index or name substring (default: GPUs, else all)");
+    tune->add_option("--variant", tune_opt.run.variants, "program variant(s) timed under each configuration (default: all)");
+    tune->add_flag("--small", tune_opt.run.small_only, "only the small (CI-sized) datasets, on every device");
+    tune->add_flag("--all-datasets", tune_opt.run.all_datasets, "on CPU devices, the large datasets too");
+    tune->add_option("--math", tune_opt.run.math, "default, precise or fast (docs/math-modes.md)");
+    tune->add_option("--seed", tune_opt.run.seed, "seed of the dataset generators")->check(tb::unsigned_integer(0, UINT64_MAX));
+    tune->add_option("--min-time", tune_opt.run.min_time_s, "minimum device time of each configuration's samples (default: 0.1)");
+    tune->add_option("--timeout", tune_opt.run.timeout_s, "stop sampling a configuration after this many seconds (default: 1)");
+    tune->add_option("--min-samples", tune_opt.run.min_samples, "at least this many samples per configuration")
+        ->check(tb::unsigned_integer(0, SIZE_MAX));
+    tune->add_option("--timing", tune_opt.run.timing, "gated (default) or plain, as for run");
+    tune->add_option("-o,--out", tune_opt.out, "the tuning file to write (default: $XDG_CACHE_HOME/tribench/tuning.json "
+                                               "or ~/.cache/tribench/tuning.json); other keys' entries are kept");
+    tune->add_option("--budget", tune_opt.budget_s, "seconds for the sampled spaces' search, shared by the keys (default: none)");
+    tune->add_option("--exhaustive", tune_opt.exhaustive_limit, "try every configuration of a space with at most this "
+                                                                "many allowed points (default: 64)")
+        ->check(tb::unsigned_integer(0, SIZE_MAX));
+    tune->add_option("--max-points", tune_opt.max_points, "larger spaces: at most this many seeded random "
+                                                          "configurations per key (default: 32)")
+        ->check(tb::unsigned_integer(1, SIZE_MAX));
+    tune->add_option("--search-seed", tune_opt.search_seed, "seed of the random sampling (default: 1)")
+        ->check(tb::unsigned_integer(0, UINT64_MAX));
 
     tb::PtxOptions ptx_opt;
     auto* ptx = app.add_subcommand("ptx", "write the PTX, ptxas resources and SASS of programs' kernels per backend "
@@ -210,6 +257,7 @@ int main(int argc, char** argv) {
                 tb::apply_profile(run_opt, [&](const std::string& flag) { return run->count(flag) > 0; });
             return tb::cmd_run(run_opt);
         }
+        if (*tune) return tb::cmd_tune(tune_opt);
         if (*ptx) return tb::cmd_ptx(ptx_opt);
         if (*pd) return tb::cmd_ptxdiff(pd_opt);
         if (*cmp) return tb::cmd_compare(cmp_opt);

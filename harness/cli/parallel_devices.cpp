@@ -19,6 +19,7 @@
 #include "backend.hpp"
 #include "cpu_affinity.hpp"
 #include "cli/commands.hpp"
+#include "measure/interrupt.hpp"
 #include "results/merge.hpp"
 #include "plan/selection.hpp"
 #include "report/reporter.hpp"
@@ -50,12 +51,22 @@ std::vector<std::string> parallel_device_list() {
 std::vector<std::string> shard_command(const std::vector<std::string>& parent_argv, const std::string& exe,
                                        int index, int count, const std::string& out) {
     std::vector<std::string> cmd = {exe};
+    bool resume = false, anyway = false;
     for (std::size_t i = 1; i < parent_argv.size(); ++i) {
         const std::string& a = parent_argv[i];
         if (a == "--parallel-devices" || a.rfind("--parallel-devices=", 0) == 0) continue;
         if (a == "--pin-cpus" || a.rfind("--pin-cpus=", 0) == 0) continue;
-        if (a == "--out" || a == "-o") {
+        if (a == "--resume-anyway" || a.rfind("--resume-anyway=", 0) == 0) {
+            anyway = true;
+            continue;
+        }
+        if (a == "--out" || a == "-o" || a == "--resume") {
+            resume = resume || a == "--resume";
             ++i;  // and its value
+            continue;
+        }
+        if (a.rfind("--resume=", 0) == 0) {
+            resume = true;
             continue;
         }
         if (a.rfind("--out=", 0) == 0 || (a.size() > 2 && a.rfind("-o", 0) == 0 && a[2] != '-')) continue;
@@ -64,6 +75,9 @@ std::vector<std::string> shard_command(const std::vector<std::string>& parent_ar
     for (const std::string& a : {std::string("--shard"), std::to_string(index) + "/" + std::to_string(count),
                                  std::string("--out"), out, std::string("--progress")})
         cmd.push_back(a);
+    // Each shard carries on from its own journal (out's).
+    if (resume) cmd.insert(cmd.end(), {"--resume", out});
+    if (anyway) cmd.push_back("--resume-anyway");
     return cmd;
 }
 
@@ -94,12 +108,14 @@ bool parse_progress(const std::string& line, std::size_t* done, std::size_t* tot
 
 namespace {
 
-std::atomic<bool> g_stop{false};       // SIGTERM: ask the shards to stop
-std::atomic<bool> g_interrupt{false};  // SIGINT: the terminal sent it to the shards too
+// SIGINT, SIGTERM or SIGHUP: the first one is passed on to the shards, which stop as any run
+// does (finished benchmarks written, the rest not run) and are merged; exit 128 + signal.
+// A shard that got the same signal from the terminal too takes the two as one request.
+std::atomic<int> g_signal{0};
 
 extern "C" void on_parent_signal(int sig) {
-    if (sig == SIGTERM) g_stop = true;
-    else g_interrupt = true;
+    int none = 0;
+    g_signal.compare_exchange_strong(none, sig);
 }
 
 struct Shard {
@@ -204,10 +220,9 @@ bool reap(Shard& s, bool block) {
 void pump(std::vector<Shard>& shards) {
     bool forwarded = false;
     for (;;) {
-        if (g_stop && !forwarded) {
-            // The shards stop as after Ctrl-C: finish the sample, write what they have.
+        if (g_signal && !forwarded) {
             for (auto& s : shards)
-                if (s.pid > 0) ::kill(s.pid, SIGINT);
+                if (s.pid > 0) ::kill(s.pid, g_signal.load());
             forwarded = true;
         }
         std::vector<pollfd> fds;
@@ -257,11 +272,13 @@ std::string shard_folder(const std::string& out, bool* temporary) {
 }  // namespace
 
 int run_parallel_devices(const RunOptions& o) {
+    // --resume FILE without --out: the results (and the shards' folder) are FILE's.
+    const std::string out = o.out.empty() ? o.resume : o.out;
     const std::vector<std::string> gpus = parallel_device_list();
     const int count = int(gpus.size());
-    if (!o.out.empty() && std::filesystem::is_directory(o.out)) throw Error("cannot write " + o.out + ": is a directory");
+    if (!out.empty() && std::filesystem::is_directory(out)) throw Error("cannot write " + out + ": is a directory");
     bool temporary = false;
-    const std::string dir = shard_folder(o.out, &temporary);
+    const std::string dir = shard_folder(out, &temporary);
     std::error_code ec;
     std::string exe = std::filesystem::read_symlink("/proc/self/exe", ec).string();
     if (ec) exe = o.argv.empty() ? "tribench" : o.argv[0];
@@ -287,9 +304,10 @@ int run_parallel_devices(const RunOptions& o) {
     struct sigaction sa {};
     sa.sa_handler = on_parent_signal;
     sigemptyset(&sa.sa_mask);
-    struct sigaction old_int {}, old_term {};
+    struct sigaction old_int {}, old_term {}, old_hup {};
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
+    sigaction(SIGHUP, &sa, &old_hup);
     const auto t0 = std::chrono::steady_clock::now();
     for (int k = 0; k < count; ++k) {
         Shard& s = shards[std::size_t(k)];
@@ -298,7 +316,8 @@ int run_parallel_devices(const RunOptions& o) {
         const std::string stem = dir + "/shard-" + std::to_string(k + 1) + "-of-" + std::to_string(count);
         s.out = stem + ".json";
         s.log = stem + ".log";
-        std::filesystem::remove(s.out, ec);  // a stale file must not stand in for a shard that failed
+        // A stale file must not stand in for a shard that failed; --resume carries on from it.
+        if (o.resume.empty()) std::filesystem::remove(s.out, ec);
         try {
             // A child takes the affinity of the thread that starts it.
             if (!s.cpus.empty()) set_cpu_affinity(s.cpus);
@@ -319,6 +338,7 @@ int run_parallel_devices(const RunOptions& o) {
     }
     sigaction(SIGINT, &old_int, nullptr);
     sigaction(SIGTERM, &old_term, nullptr);
+    sigaction(SIGHUP, &old_hup, nullptr);
     const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
     std::vector<ShardFile> files;
@@ -349,9 +369,9 @@ int run_parallel_devices(const RunOptions& o) {
     ReportInput table = run_report(r);
     table.color = isatty(STDOUT_FILENO);
     std::cout << render_report("console", table);
-    if (!o.out.empty()) {
-        save_results(o.out, r);
-        std::cout << "results written to " << o.out << " (shards in " << dir << ")\n";
+    if (!out.empty()) {
+        save_results(out, r);
+        std::cout << "results written to " << out << " (shards in " << dir << ")\n";
     }
     std::fprintf(stderr, "tribench: wall time %.1f s;", wall_s);
     for (const auto& s : shards)
@@ -365,10 +385,14 @@ int run_parallel_devices(const RunOptions& o) {
     if (failed || skipped || lost)
         std::fprintf(stderr, "tribench: %d of %zu benchmarks failed, %d not run, %zu missing\n", failed,
                      r.benchmarks.size() + m.missing.size(), skipped, m.missing.size());
-    if (temporary && !lost) std::filesystem::remove_all(dir, ec);
-    if (g_interrupt || g_stop) return 130;
+    if (temporary && !lost && !g_signal) std::filesystem::remove_all(dir, ec);
+    if (g_signal) {
+        std::fprintf(stderr, "tribench: stopped by %s; the shards' journals are in %s (docs/scale-out.md, \"Resuming\")\n",
+                     signal_name(g_signal.load()), dir.c_str());
+        return 128 + g_signal.load();
+    }
     for (const auto& s : shards)
-        if (s.exit_code == 130) return 130;
+        if (s.exit_code == 129 || s.exit_code == 130 || s.exit_code == 143) return s.exit_code;
     return failed || skipped || lost ? 1 : 0;
 }
 

@@ -14,7 +14,8 @@ namespace tb {
 std::vector<std::string> parallel_device_list();
 
 // The command line of shard K's process: the parent's, less --parallel-devices and its
-// output option, plus --shard K/N --out FILE --progress.
+// output option, plus --shard K/N --out FILE --progress; the parent's --resume becomes
+// --resume FILE (each shard carries on from its own journal).
 std::vector<std::string> shard_command(const std::vector<std::string>& parent_argv, const std::string& exe,
                                        int index, int count, const std::string& out);
 

@@ -133,6 +133,10 @@ Comparison compare_results(const Results& old_r, const Results& new_r, const Com
         }
         if (old_ok && new_ok && (o.timing_clock != n.timing_clock || o.timing != n.timing))
             cmp.clock_mismatches.push_back(o.name + ": timed " + clock_of(o) + " in OLD and " + clock_of(n) + " in NEW");
+        // Files written before configurations were recorded say nothing either way.
+        if (!o.config_source.empty() && !n.config_source.empty() && o.config != n.config)
+            cmp.config_mismatches.push_back(o.name + ": configuration " + to_string(o.config) + " (" + o.config_source +
+                                            ") in OLD and " + to_string(n.config) + " (" + n.config_source + ") in NEW");
         if (old_ok && new_ok) judge_timings(c, o, n, opt);
         else if (old_ok && (n.status == Status::ValidationFailed || n.status == Status::Error)) c.verdict = Verdict::Broken;
         else if (!old_ok && new_ok) c.verdict = Verdict::Fixed;

@@ -67,6 +67,9 @@ struct Comparison {
     // Benchmarks timed by different clocks in OLD and NEW (say cupti, then events): their
     // medians differ by the clocks' offset, not only by the kernel (docs/measurement.md).
     std::vector<std::string> clock_mismatches;
+    // Benchmarks whose kernels ran under different tuning configurations in OLD and NEW
+    // (docs/tuning.md): a change may be the configuration's, not the code's.
+    std::vector<std::string> config_mismatches;
     std::size_t count(Verdict v) const;
     bool has_failure() const;
     int exit_code() const { return has_failure() ? 1 : 0; }

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <iterator>
 #include <map>
+#include <mutex>
 #include <tuple>
 
 #include <benchmark/benchmark.h>
@@ -16,6 +17,7 @@
 #include "measure/compile_timing.hpp"
 #include "measure/compiler_warnings.hpp"
 #include "measure/interrupt.hpp"
+#include "measure/run_monitor.hpp"
 #include "measure/sampling.hpp"
 #include "ptx/ptx_hash.hpp"
 #include "results/npy.hpp"
@@ -24,6 +26,13 @@ namespace tb {
 namespace {
 
 std::string mib(std::uint64_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB"; }
+
+nlohmann::json calibration_json(const Calibration& cal) {
+    return {{"copy_gbps", cal.copy_gbps},
+            {"fp32_gflops", cal.fp32_gflops},
+            {"empty_kernel_us", cal.empty_kernel_us},
+            {"timing", cal.timing}};
+}
 
 // Google Benchmark prints nothing of its own: tribench prints its table instead, and
 // --benchmark_out still writes Google Benchmark's file.
@@ -36,7 +45,16 @@ public:
 class Session {
 public:
     Session(std::vector<BackendSlot>& slots, const std::vector<Case>& cases, const RunnerOptions& opt)
-        : slots_(slots), cases_(cases), opt_(opt), states_(cases.size()), started_(std::chrono::steady_clock::now()) {}
+        : slots_(slots), cases_(cases), opt_(opt), states_(cases.size()), stop_(opt.start_stopped),
+          started_(std::chrono::steady_clock::now()) {
+        MonitorOptions mo;
+        mo.kernel_timeout_s = opt.kernel_timeout_s;
+        mo.heartbeat_s = opt.heartbeat_s;
+        mo.budget_s = opt.budget_s;
+        if (opt.journal) mo.journal_note = "finished benchmarks are in " + opt.journal->path();
+        mo.on_hang = [this](const std::string& step, double limit_s) { on_hang(step, limit_s); };
+        monitor_ = std::make_unique<RunMonitor>(std::move(mo), cases.size());
+    }
 
     void register_all() {
         for (std::size_t i = 0; i < cases_.size(); ++i) {
@@ -55,6 +73,8 @@ public:
     }
 
     Results collect() {
+        settle_started();
+        monitor_.reset();
         current_.reset();
         Results r;
         std::map<std::string, bool> device_listed;
@@ -70,17 +90,8 @@ public:
                 r.devices.push_back(DeviceRecord{id, slots_[c.slot].devices[c.device]});
             }
         }
-        for (const auto& [id, cal] : calibrations_)
-            r.calibration[id] = {{"copy_gbps", cal.copy_gbps},
-                                 {"fp32_gflops", cal.fp32_gflops},
-                                 {"empty_kernel_us", cal.empty_kernel_us},
-                                 {"timing", cal.timing}};
-        for (auto& b : r.benchmarks) {
-            auto it = calibrations_.find(b.device);
-            if (it == calibrations_.end() || b.status != Status::Ok) continue;
-            if (it->second.copy_gbps > 0) b.throughput.bw_fraction = b.throughput.gbps / it->second.copy_gbps;
-            if (it->second.fp32_gflops > 0) b.throughput.flop_fraction = b.throughput.gflops / it->second.fp32_gflops;
-        }
+        for (const auto& [id, cal] : calibrations_) r.calibration[id] = calibration_json(cal);
+        apply_calibrations(r);
         return r;
     }
 
@@ -89,6 +100,7 @@ private:
         bool started = false;
         bool ready = false;  // validated; timing may proceed
         bool warmed_up = false;  // the device's warm-up sample, when it needs one, was taken
+        bool settled = false;    // written to the journal (or not, if not run)
         double shared_setup_ms = 0;  // opening the device and compiling, left out of wall_ms
         std::map<std::string, std::size_t> sample_clocks;  // samples per clock (Device::timing_clock)
         BenchmarkResult result;
@@ -101,7 +113,10 @@ private:
         auto& d = devices_[key];  // map references stay valid while others are closed
         if (!d) {
             close_devices_except(key);
+            RunMonitor::Step step(monitor_.get(), "opening and calibrating " + device_id(c));
             d = slots_[c.slot].backend->open(c.device);
+            if (opt_.journal && !journaled_devices_[device_id(c)]++)
+                opt_.journal->add_device(DeviceRecord{device_id(c), slots_[c.slot].devices[c.device]});
             if (opt_.calibrate && d->info().is_gpu && !calibrations_.count(device_id(c))) {
                 const std::string id = device_id(c);
                 try {
@@ -109,6 +124,7 @@ private:
                     d->set_timing_mode(opt_.timing == TimingMode::Gated && d->supports_gated_timing() ? TimingMode::Gated
                                                                                                     : TimingMode::Plain);
                     calibrations_[id] = calibrate(*d);
+                    if (opt_.journal) opt_.journal->add_calibration(id, calibration_json(calibrations_[id]));
                     if (opt_.progress)
                         std::fprintf(stderr, "calibrated %s: copy %.0f GB/s, FP32 %.0f GFLOP/s, empty kernel %.2f us\n",
                                      id.c_str(), calibrations_[id].copy_gbps, calibrations_[id].fp32_gflops,
@@ -142,16 +158,23 @@ private:
         }
     }
 
+    // The configuration a case runs with (an empty Case::config: the program's reference).
+    static TuningConfig config_of(const Case& c) { return c.program->config_of(RunConfig{"", LaunchMode::Stream, 0, c.config}); }
+
+    // One module per device, program and configuration: the defines are part of the key.
     CompiledModule& module_for(const Case& c, Device& dev) {
-        auto key = std::make_tuple(c.slot, c.device, c.program->name());
+        const auto defs = c.program->defines(config_of(c));
+        std::string joined;
+        for (const auto& d : defs) joined += d + " ";
+        auto key = std::make_tuple(c.slot, c.device, c.program->name(), joined);
         auto it = modules_.find(key);
         if (it != modules_.end()) return it->second;
         CompiledModule& m = modules_[key];
         CompileOptions co = opt_.compile;
-        const auto defs = c.program->defines();
         co.defines.insert(co.defines.end(), defs.begin(), defs.end());
         try {
             const Source src = program_source(*c.program, dev.dialect());
+            RunMonitor::Step step(monitor_.get(), c.name + ": compiling " + src.file_name);
             m.module = compile_timed(dev, src, co, opt_.compile_twice, m);
             print_compiler_warnings(std::cerr, device_id(c) + ": " + src.file_name, m.module->log);
         } catch (const Error& e) {
@@ -184,10 +207,22 @@ private:
         r.launch = to_string(c.launch);
         r.device = device_id(c);
         r.math = to_string(opt_.compile.math);
+        if (!c.vendor) {
+            r.config = config_of(c);
+            r.config_source = c.config_source;
+        }
+        {
+            std::lock_guard<std::mutex> lock(identity_mutex_);
+            identity_ = r;  // what a hang's failure record says (on_hang, the monitor's thread)
+        }
         if (interrupted()) return fail(s, Status::Skipped, "not run: interrupted");
         if (stop_) return fail(s, Status::Skipped, "not run: stopped after a failure (use --keep-going)");
 
         current_.reset();  // one live dataset at a time
+        if (!c.vendor)
+            if (const std::string why = c.program->tuning_space().refusal(r.config, slots_[c.slot].devices[c.device]);
+                !why.empty())
+                return fail(s, Status::Error, "configuration " + to_string(r.config) + " refused: " + why);
         try {
             const auto t_shared = std::chrono::steady_clock::now();
             Device* dev = device_for(c);
@@ -211,19 +246,29 @@ private:
                 return fail(s, Status::Error, "dataset " + c.dataset.name + " needs " + mib(need) + " but " + r.device +
                                                   " has " + mib(have) + (info.free_mem_bytes ? " free" : ""));
 
-            RunConfig cfg{c.variant, c.launch, opt_.seed};
+            RunConfig cfg{c.variant, c.launch, opt_.seed, r.config};
             dev->reset_transfer_stats();
-            current_ = c.vendor ? c.program->prepare_vendor(*dev, c.dataset, cfg)
-                                : c.program->prepare(*dev, *m->module, c.dataset, cfg);
-            r.picked = current_->picked_variant();
-            if (c.launch == LaunchMode::Graph) r.graph_capture_ms = current_->prepare_graph();
-            r.upload_ms = dev->transfer_stats().upload_ms;
-            current_->poison();
-            dev->reset_launch_count();
-            current_->run();
-            const std::uint64_t launches = dev->launch_count();
-            r.launches = static_cast<std::int64_t>(launches);
-            dev->synchronize();
+            std::uint64_t launches = 0;
+            {
+                RunMonitor::Step step(monitor_.get(), c.name + ": preparing the inputs");
+                current_ = c.vendor ? c.program->prepare_vendor(*dev, c.dataset, cfg)
+                                    : c.program->prepare(*dev, *m->module, c.dataset, cfg);
+                r.picked = current_->picked_variant();
+                r.pick_cost_ms = current_->pick_cost_ms();
+                r.pick_candidates_ms = current_->pick_candidates_ms();
+                if (c.launch == LaunchMode::Graph) r.graph_capture_ms = current_->prepare_graph();
+                r.upload_ms = dev->transfer_stats().upload_ms;
+                current_->poison();
+                dev->synchronize();
+            }
+            {
+                RunMonitor::Step step(monitor_.get(), c.name + ": the validation run");
+                dev->reset_launch_count();
+                current_->run();
+                launches = dev->launch_count();
+                r.launches = static_cast<std::int64_t>(launches);
+                dev->synchronize();
+            }
             dev->reset_transfer_stats();
             r.validation = current_->validate();
             r.download_ms = dev->transfer_stats().download_ms;
@@ -258,6 +303,9 @@ private:
 
     void measure(std::size_t i, benchmark::State& st) {
         State& s = states_[i];
+        // Google Benchmark runs a benchmark's repetitions before the next one starts: the
+        // benchmarks started before this one are finished.
+        if (!s.started) settle_started();
         // wall_ms: what this case costs beyond its device's opening and its program's compile
         // (shared by a device's cases); `run --shard` balances shards with it (cost_model.hpp).
         const auto t0 = std::chrono::steady_clock::now();
@@ -294,14 +342,20 @@ private:
             s.warmed_up = true;
             current_device_->start_timing_series();  // its clock follows its own runs only
             scatter_.restart();
-            if (current_device_->needs_warmup_sample()) timed_run(*current_device_, *current_, s.result);
+            if (current_device_->needs_warmup_sample()) {
+                RunMonitor::Step step(monitor_.get(), s.result.name + ": the warm-up sample");
+                timed_run(*current_device_, *current_, s.result);
+            }
         }
         if (opt_.gb_picks_iterations)
             measure_gb_iterations(i, st);
         else
             measure_until_stable(i, st);
         if (s.ready) record_clocks(s);
-        if (s.ready && opt_.batch && !interrupted()) measure_batch(*current_device_, *current_, s.result);
+        if (s.ready && opt_.batch && !interrupted()) {
+            RunMonitor::Step step(monitor_.get(), s.result.name + ": batch timing");
+            measure_batch(*current_device_, *current_, s.result);
+        }
         if (s.ready) s.result.status = Status::Ok;
     }
 
@@ -338,6 +392,7 @@ private:
     double sample() {
         if (opt_.l2_flush) flush_.before_sample(*current_device_);
         if (opt_.scatter && current_device_->timing_mode() == TimingMode::Gated) scatter_.before_sample(*current_device_);
+        RunMonitor::Step step(monitor_.get(), states_[current_index_].result.name + ": a sample");
         const double ms = timed_run(*current_device_, *current_, states_[current_index_].result);
         ++states_[current_index_].sample_clocks[current_device_->timing_clock()];
         return ms;
@@ -412,6 +467,45 @@ private:
         }
     }
 
+    // Every benchmark started and not yet settled has finished: into the journal with it
+    // (a benchmark stopped by a signal is not: a resumed run measures it).
+    void settle_started() {
+        for (std::size_t i = 0; i < cases_.size(); ++i) {
+            State& s = states_[i];
+            if (!s.started || s.settled) continue;
+            s.settled = true;
+            if (s.result.status == Status::Skipped) continue;
+            BenchmarkResult done = s.result;
+            finish(done);
+            if (opt_.journal) opt_.journal->add_benchmark(done);
+            monitor_->benchmark_done();
+            if (opt_.progress)
+                std::fprintf(stderr, "[%zu/%zu] %s done: %s\n", i + 1, cases_.size(), done.name.c_str(),
+                             to_string(done.status));
+        }
+    }
+
+    // The monitor's thread, a step of the current benchmark having hung: the measuring
+    // thread is stuck in the driver, so the failure is journaled from here.
+    void on_hang(const std::string& step, double limit_s) {
+        BenchmarkResult failed;
+        {
+            std::lock_guard<std::mutex> lock(identity_mutex_);
+            failed = identity_;
+        }
+        failed.status = Status::Error;
+        char limit[32];
+        std::snprintf(limit, sizeof limit, "%g", limit_s);
+        const std::string prefix = failed.name + ": ";
+        const std::string what = step.rfind(prefix, 0) == 0 ? step.substr(prefix.size()) : step;
+        failed.error = what + " did not finish within " + limit + " s (--kernel-timeout): a kernel that never ends?";
+        std::fprintf(stderr, "tribench: %s: %s\n", failed.name.empty() ? step.c_str() : failed.name.c_str(),
+                     failed.error.c_str());
+        std::fflush(stderr);
+        if (opt_.journal) opt_.journal->add_benchmark(failed);
+        if (opt_.on_hang) opt_.on_hang(failed);
+    }
+
     void report_progress(std::size_t i) {
         if (!opt_.progress) return;
         const State& s = states_[i];
@@ -439,7 +533,7 @@ private:
     std::vector<State> states_;
     std::map<std::size_t, std::int64_t> last_iterations_;
     std::map<std::pair<std::size_t, std::size_t>, std::unique_ptr<Device>> devices_;
-    std::map<std::tuple<std::size_t, std::size_t, std::string>, CompiledModule> modules_;
+    std::map<std::tuple<std::size_t, std::size_t, std::string, std::string>, CompiledModule> modules_;
     std::map<std::string, Calibration> calibrations_;
     std::unique_ptr<Instance> current_;
     Device* current_device_ = nullptr;
@@ -448,6 +542,10 @@ private:
     ClockWatch clock_;
     std::size_t current_index_ = SIZE_MAX;
     bool stop_ = false;
+    std::unique_ptr<RunMonitor> monitor_;
+    std::map<std::string, int> journaled_devices_;
+    std::mutex identity_mutex_;
+    BenchmarkResult identity_;  // the benchmark being set up or measured: its name and keys
     std::chrono::steady_clock::time_point started_;
 
     // Samples, batches and clock readings take wall time beyond the device time they measure.
@@ -460,6 +558,7 @@ private:
 
 public:
     ~Session() {
+        monitor_.reset();
         // Instances and modules hold device resources: release them before the devices.
         current_.reset();
         flush_.release(nullptr);
@@ -469,6 +568,16 @@ public:
 };
 
 }  // namespace
+
+void apply_calibrations(Results& r) {
+    for (auto& b : r.benchmarks) {
+        if (b.status != Status::Ok || !r.calibration.contains(b.device)) continue;
+        const auto& cal = r.calibration[b.device];
+        const double copy = cal.value("copy_gbps", 0.0), fp32 = cal.value("fp32_gflops", 0.0);
+        if (copy > 0) b.throughput.bw_fraction = b.throughput.gbps / copy;
+        if (fp32 > 0) b.throughput.flop_fraction = b.throughput.gflops / fp32;
+    }
+}
 
 Results run_cases(std::vector<BackendSlot>& slots, const std::vector<Case>& cases, const RunnerOptions& opt) {
     Session session(slots, cases, opt);

@@ -3,12 +3,14 @@
 // with manual time taken from device events. Only validated cases are timed.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "results/results.hpp"
 #include "plan/selection.hpp"
 #include "stats/stopping.hpp"
+#include "results/journal.hpp"
 
 namespace tb {
 
@@ -29,7 +31,22 @@ struct RunnerOptions {
     TimingMode timing = TimingMode::Gated;  // how samples are bracketed (docs/measurement.md)
     bool batch = true;                // also time back-to-back runs (batch timing)
     double budget_s = 0;              // plan sampling so the run ends within this wall time (0: none)
+    // Where each finished benchmark, device and calibration is written as it finishes
+    // (results/journal.hpp); null: nowhere.
+    Journal* journal = nullptr;
+    // A resumed run whose journal holds a failure, without --keep-going: nothing more runs.
+    bool start_stopped = false;
+    // A device step (compile, prepare, validation run, sample, batch) longer than this is a
+    // hung kernel (0: no limit): the benchmark is journaled as failed and on_hang is called
+    // from the monitor's thread (cmd_run replaces the process; docs/robustness.md).
+    double kernel_timeout_s = 0;
+    std::function<void(const BenchmarkResult& failed)> on_hang;
+    double heartbeat_s = 0;           // a progress line this often on stderr (0: none)
 };
+
+// Throughput as fractions of each device's calibrated copy bandwidth and FP32 peak, for
+// every ok benchmark whose device r.calibration holds.
+void apply_calibrations(Results& r);
 
 // Runs the cases and returns their results (environment filled by the caller). Google
 // Benchmark must have been initialised. Cases filtered out by --benchmark_filter are absent.

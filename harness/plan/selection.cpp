@@ -208,6 +208,11 @@ std::vector<Case> plan_cases(const SelectionRequest& req, const std::vector<Back
             }
         }
     }
+    for (auto& c : cases)
+        if (!c.vendor) {
+            c.config = c.program->default_config(slots[c.slot].devices[c.device]);
+            c.config_source = kDeviceDefaultSource;
+        }
     // Several devices of one backend: suffix the device index so names stay unique.
     std::set<std::string> seen;
     bool dup = false;

@@ -37,6 +37,10 @@ std::vector<std::size_t> select_devices(const std::vector<DeviceInfo>& devices,
                                         const std::vector<std::string>& selectors);
 bool selector_matches(const DeviceInfo& d, std::size_t index, const std::string& selector);
 
+// Where a case's configuration came from (Case::config_source, the results' config_source).
+inline constexpr const char* kDeviceDefaultSource = "device-default";
+inline constexpr const char* kTunedSource = "tuned";
+
 struct Case {
     const Program* program;
     Dataset dataset;
@@ -46,6 +50,11 @@ struct Case {
     std::size_t device;  // index into that slot's devices
     std::string name;    // benchmark name
     bool vendor = false; // a vendor-library baseline row (backend "vendor") on a CUDA device
+    // The kernels' tuning configuration (Program::defines(config); docs/tuning.md): the
+    // device's default from plan_cases, or a tuning file's entry (config_source "tuned").
+    // Empty with no source for vendor rows.
+    TuningConfig config;
+    std::string config_source;
 };
 
 struct SelectionRequest {

@@ -155,6 +155,12 @@ json benchmark_json(const BenchmarkResult& b) {
               {"wall_ms", b.wall_ms}};
     if (b.merged_from >= 0) j["merged_from"] = b.merged_from;
     if (!b.picked.empty()) j["picked"] = b.picked;
+    if (!b.config_source.empty()) {
+        j["config"] = b.config;
+        j["config_source"] = b.config_source;
+    }
+    if (b.pick_cost_ms > 0 || !b.pick_candidates_ms.empty())
+        j["pick"] = {{"cost_ms", b.pick_cost_ms}, {"candidates_ms", b.pick_candidates_ms}};
     return j;
 }
 
@@ -176,6 +182,20 @@ BenchmarkResult benchmark_from_json(const json& j, const std::string& where) {
     b.dataset = field<std::string>(j, "dataset", where);
     b.variant = j.value("variant", "");
     b.picked = j.value("picked", "");
+    if (j.contains("config")) {
+        const json& c = j["config"];
+        if (!c.is_object()) throw Error(where + ": field 'config' is not an object");
+        for (const auto& [name, value] : c.items()) {
+            if (!value.is_number_integer()) throw Error(where + ": config." + name + " is not an integer");
+            b.config[name] = value.get<std::int64_t>();
+        }
+        b.config_source = j.value("config_source", "");
+    }
+    if (j.contains("pick")) {
+        const json& pick = j["pick"];
+        b.pick_cost_ms = pick.value("cost_ms", 0.0);
+        b.pick_candidates_ms = pick.value("candidates_ms", std::map<std::string, double>{});
+    }
     b.backend = field<std::string>(j, "backend", where);
     b.launch = j.value("launch", "stream");
     b.device = field<std::string>(j, "device", where);

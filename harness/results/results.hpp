@@ -44,6 +44,12 @@ struct BenchmarkResult {
     std::string name;  // program/dataset/backend[/variant][/launch]
     std::string program, dataset, variant, backend, launch, device, math;
     std::string picked;  // the variant a self-choosing variant ran (spmv's auto); empty otherwise
+    // The tuning configuration the kernels ran with and where it came from: "tuned" (a tuning
+    // file) or "device-default" (docs/tuning.md). Empty for vendor rows and older files.
+    TuningConfig config;
+    std::string config_source;
+    double pick_cost_ms = 0;  // wall time of a choice made by timing candidates (spmv's auto); 0: none
+    std::map<std::string, double> pick_candidates_ms;  // each candidate's time per run, ms, as that choice measured it
     Status status = Status::Error;
     std::string error;  // why status is not Ok
     Validation validation;

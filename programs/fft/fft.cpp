@@ -68,12 +68,15 @@ public:
                               (std::uint64_t(1) << (p.log2Ns + p.log2R - p.twiddle_log2B())));
         return bytes;
     }
-    std::vector<std::string> defines() const override {
-        return fft::kernel_defines(fft::active_tuning());
+    // The space wraps fft::Tuning; TRIBENCH_FFT_TUNING sets the start (docs/tuning.md).
+    const TuningSpace& tuning_space() const override { return fft::tuning_space(); }
+    TuningConfig default_config(const DeviceInfo& dev) const override { return fft::default_config(dev); }
+    std::vector<std::string> defines(const TuningConfig& c) const override {
+        return fft::kernel_defines(fft::tuning_of(c));
     }
     std::unique_ptr<Instance> prepare(Device& dev, Module& mod, const Dataset& d, const RunConfig& cfg) const override {
         return fft::make_kernel_instance(dev, mod, fft::shape_of(d), fft::parse_variant(cfg.variant), cfg.seed,
-                                         fft::active_tuning());
+                                         fft::tuning_of(config_of(cfg)));
     }
     bool has_vendor_baseline() const override { return true; }
     std::string vendor_library() const override { return "cuFFT"; }

@@ -84,3 +84,85 @@ Tuning active_tuning() {
 }
 
 }  // namespace tb::fft
+
+namespace tb::fft {
+
+namespace {
+
+// The varied fields of a Tuning and the values a search tries; the reference's first.
+struct Field {
+    const char* name;
+    std::vector<std::int64_t> values;
+    std::int64_t (*get)(const Tuning&);
+    const char* doc;
+};
+
+const std::vector<Field>& fields() {
+    static const std::vector<Field> f = {
+        {"log2_group", {8, 7, 9}, [](const Tuning& t) { return std::int64_t(t.log2_group); }, "log2 of a pass's work-items per group"},
+        {"group_local_limit", {49152, 32768}, [](const Tuning& t) { return std::int64_t(t.group_local_limit); },
+         "local memory a group may use, bytes"},
+        {"min_strided_columns", {4, 2, 8}, [](const Tuning& t) { return std::int64_t(t.min_strided_columns); },
+         "columns a strided pass's rows hold at least"},
+        {"cuda_min_groups_per_sm", {4, 2, 3}, [](const Tuning& t) { return std::int64_t(t.cuda_min_groups_per_sm); },
+         "kernels.cu launch bounds of the strided passes"},
+        {"cuda_min_groups_per_sm_r4096", {3, 2, 4}, [](const Tuning& t) { return std::int64_t(t.cuda_min_groups_per_sm_r4096); },
+         "kernels.cu launch bounds of fft_r4096"},
+        {"log2_wide_group", {10, 0}, [](const Tuning& t) { return std::int64_t(t.log2_wide_group); },
+         "log2 of fft_r4096_wide's work-items (0: off)"},
+        {"log2_wide1024_group", {9, 0, 10}, [](const Tuning& t) { return std::int64_t(t.log2_wide1024_group); },
+         "log2 of fft_r1024_wide's work-items (0: off)"},
+        {"wide_local_limit", {16384, 8192, 32768}, [](const Tuning& t) { return std::int64_t(t.wide_local_limit); },
+         "local memory of fft_r4096_wide's exchanges, bytes"},
+        {"wide1024_local_limit", {8192, 4096, 16384}, [](const Tuning& t) { return std::int64_t(t.wide1024_local_limit); },
+         "local memory of fft_r1024_wide's exchanges, bytes"},
+    };
+    return f;
+}
+
+}  // namespace
+
+const TuningSpace& tuning_space() {
+    static const TuningSpace space = [] {
+        const Tuning active = active_tuning();
+        TuningSpace s;
+        for (const auto& f : fields()) {
+            std::vector<std::int64_t> values = f.values;
+            if (std::find(values.begin(), values.end(), f.get(active)) == values.end()) values.push_back(f.get(active));
+            s.param(f.name, values, f.doc);
+        }
+        s.require_explained("2^log2_group <= the device's maximum work-group size", [](const TuningConfig& c, const DeviceInfo& d) {
+            const std::int64_t n = std::int64_t(1) << c.at("log2_group");
+            if (d.max_work_group_size == 0 || n <= std::int64_t(d.max_work_group_size)) return std::string();
+            return "2^log2_group = " + std::to_string(n) + " exceeds the device's maximum work-group size " +
+                   std::to_string(d.max_work_group_size);
+        });
+        s.require_explained("group_local_limit <= the device's local memory", [](const TuningConfig& c, const DeviceInfo& d) {
+            if (d.max_local_mem_bytes == 0 || c.at("group_local_limit") <= std::int64_t(d.max_local_mem_bytes)) return std::string();
+            return "group_local_limit = " + std::to_string(c.at("group_local_limit")) + " exceeds the device's local memory " +
+                   std::to_string(d.max_local_mem_bytes);
+        });
+        return s;
+    }();
+    return space;
+}
+
+TuningConfig config_of(const Tuning& t) {
+    TuningConfig c;
+    for (const auto& f : fields()) c[f.name] = f.get(t);
+    return c;
+}
+
+Tuning tuning_of(const TuningConfig& c) { return parse_tuning(to_string(c), active_tuning()); }
+
+TuningConfig default_config(const DeviceInfo& dev) {
+    TuningConfig c = config_of(active_tuning());
+    if (dev.max_local_mem_bytes > 0 && c["group_local_limit"] > std::int64_t(dev.max_local_mem_bytes))
+        c["group_local_limit"] = largest_at_most(tuning_space().values("group_local_limit"), std::int64_t(dev.max_local_mem_bytes));
+    while (dev.max_work_group_size > 0 && c["log2_group"] > 7 &&
+           (std::int64_t(1) << c["log2_group"]) > std::int64_t(dev.max_work_group_size))
+        --c["log2_group"];
+    return c;
+}
+
+}  // namespace tb::fft

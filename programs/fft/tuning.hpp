@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "tuning_space.hpp"
+
 namespace tb::fft {
 
 // log2 of the inner twiddle table's length (W_4096^k): the largest radix R a pass may have,
@@ -129,5 +131,16 @@ Tuning parse_tuning(const std::string& text, Tuning base = kTuning);
 // TRIBENCH_FFT_TUNING (a developer's knob for trying values without rebuilding; the kernels
 // get the same values through kernel_defines, so the two stay consistent).
 Tuning active_tuning();
+
+// The tuning space (docs/tuning.md): the Tuning fields a search may vary, named as above, each
+// with the values it tries (plus active_tuning()'s, so TRIBENCH_FFT_TUNING stays a valid
+// point). log2_points_per_item is fixed: the kernels' stages are radix-16 (FFT_LOG2_E = 4).
+// A configuration holds the varied fields; the others come from active_tuning().
+const TuningSpace& tuning_space();
+// active_tuning()'s values, with group_local_limit capped by the device's local memory and
+// log2_group by its largest group (H100, and any device without TRIBENCH_FFT_TUNING: kTuning).
+TuningConfig default_config(const DeviceInfo& dev);
+TuningConfig config_of(const Tuning& t);
+Tuning tuning_of(const TuningConfig& c);
 
 }  // namespace tb::fft

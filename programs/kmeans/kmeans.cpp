@@ -19,11 +19,8 @@ namespace {
 
 namespace km = tb::kmeans;
 
-using km::kBlock;
 using km::kKmax;
-using km::kPartialBlock;
 using km::kMaxGroups;
-using km::kMinChunk;
 using km::kPointsPerItem;
 constexpr int kMaxFeatures = 64;          // bounds the generic assignment's local memory
 constexpr std::uint32_t kPoison = 0xFFFFFFFFu;  // label -1 and float NaN
@@ -36,10 +33,12 @@ struct Plan {
     std::int64_t groups = 0;  // work-groups of kmeans_partial
     std::int64_t chunk = 0;   // points per group, a multiple of 4
     bool fixed_d = false;     // the _d2/_d4 kernels apply
+    km::Launch launch;        // the tuning configuration's group sizes
 };
 
-Plan make_plan(const Dataset& ds) {
+Plan make_plan(const Dataset& ds, const km::Launch& launch = km::Launch{}) {
     Plan p;
+    p.launch = launch;
     p.s.n = ds.param("n");
     p.s.d = int(ds.param("d"));
     p.s.k = int(ds.param("k"));
@@ -51,7 +50,7 @@ Plan make_plan(const Dataset& ds) {
     if (p.s.n < p.s.k) throw bad("needs at least k points");
     if (p.s.n * p.s.d > INT_MAX - 4) throw bad("n*d must fit in 32 bits");
     if (p.iters < 1 || p.blobs < 1) throw bad("iters and blobs must be >= 1");
-    p.groups = std::clamp<std::int64_t>((p.s.n + kMinChunk - 1) / kMinChunk, 1, kMaxGroups);
+    p.groups = std::clamp<std::int64_t>((p.s.n + launch.min_chunk() - 1) / launch.min_chunk(), 1, kMaxGroups);
     p.chunk = ((p.s.n + p.groups - 1) / p.groups + 3) / 4 * 4;
     p.groups = (p.s.n + p.chunk - 1) / p.chunk;
     if (p.chunk >= (1 << 24)) throw bad("too many points per group for exact float counts");
@@ -183,7 +182,8 @@ private:
     void launch_assign(int t) {
         const std::uint32_t items = std::uint32_t((p_.s.n + kPointsPerItem - 1) / kPointsPerItem);
         const LocalMem cent{km::assign_local_floats(p_.s.d, p_.fixed_d) * sizeof(float)};
-        dev_.launch(assign_, Dim3{(items + kBlock - 1) / kBlock, 1, 1}, Dim3{kBlock, 1, 1},
+        const std::uint32_t block = p_.launch.block;
+        dev_.launch(assign_, Dim3{(items + block - 1) / block, 1, 1}, Dim3{block, 1, 1},
                     Args(points_, centroids_in(t), offset_in(t), labels_, std::int32_t(p_.s.n), std::int32_t(p_.s.d),
                          std::int32_t(p_.s.k), cent));
     }
@@ -191,13 +191,13 @@ private:
     void launch_update(int t) {
         const std::size_t k = p_.s.k, d = p_.s.d;
         const std::size_t values = p_.fixed_d ? k * (d + 1) : k;  // per work-item at a time (kernels.cl)
-        dev_.launch(partial_, Dim3{std::uint32_t(p_.groups), 1, 1}, Dim3{kPartialBlock, 1, 1},
+        dev_.launch(partial_, Dim3{std::uint32_t(p_.groups), 1, 1}, Dim3{p_.launch.partial_block, 1, 1},
                     Args(points_, labels_, psums_, pcounts_, std::int32_t(p_.s.n), std::int32_t(d), std::int32_t(k),
-                         std::int32_t(p_.chunk), LocalMem{km::partial_local_floats(values) * sizeof(float)}));
-        dev_.launch(finalize_, Dim3{std::uint32_t(k * d), 1, 1}, Dim3{kBlock, 1, 1},
+                         std::int32_t(p_.chunk), LocalMem{p_.launch.partial_local_floats(values) * sizeof(float)}));
+        dev_.launch(finalize_, Dim3{std::uint32_t(k * d), 1, 1}, Dim3{p_.launch.block, 1, 1},
                     Args(psums_, pcounts_, std::int32_t(p_.groups), centroids_in(t), offset_in(t), history_,
                          std::int32_t(t * k * d), std::int32_t(d), std::int32_t(k),
-                         LocalMem{kBlock * sizeof(float)}, LocalMem{kBlock * sizeof(std::int32_t)}));
+                         LocalMem{p_.launch.block * sizeof(float)}, LocalMem{p_.launch.block * sizeof(std::int32_t)}));
     }
 
     // The timed unit: "assign" is one assignment from the initial centroids; "full" is the
@@ -246,7 +246,7 @@ private:
     // reference.hpp); the last one also checks the device's labels.
     Validation validate_full() {
         const std::size_t kd = std::size_t(p_.s.k) * p_.s.d;
-        const int depth = km::summation_depth(p_.chunk, int(kPartialBlock), p_.groups, int(kBlock));
+        const int depth = km::summation_depth(p_.chunk, int(p_.launch.partial_block), p_.groups, int(p_.launch.block));
         km::Step last;
         km::CentroidCheck worst;
         double worst_ratio = -1;
@@ -313,16 +313,15 @@ public:
     }
     std::vector<std::string> variants() const override { return {"full", "assign"}; }
     bool iterative() const override { return true; }
-    std::vector<std::string> defines() const override {
-        return {"KM_KMAX=" + std::to_string(kKmax), "KM_BLOCK=" + std::to_string(kBlock),
-                "KM_ASSIGN_MIN_GROUPS=" + std::to_string(km::kAssignMinGroups),
-                "KM_PARTIAL_BLOCK=" + std::to_string(kPartialBlock), "KM_RUN=" + std::to_string(km::kRun)};
-    }
+    const TuningSpace& tuning_space() const override { return km::tuning_space(); }
+    TuningConfig default_config(const DeviceInfo& dev) const override { return km::default_config(dev); }
+    std::vector<std::string> defines(const TuningConfig& c) const override { return km::kernel_defines(km::launch_of(c)); }
     std::uint64_t device_bytes(const Dataset& d, const std::string& variant) const override {
         return bytes_needed(make_plan(d), full_variant(variant));
     }
     std::unique_ptr<Instance> prepare(Device& dev, Module& mod, const Dataset& d, const RunConfig& cfg) const override {
-        return std::make_unique<KmeansInstance>(dev, mod, make_plan(d), full_variant(cfg.variant), cfg.seed);
+        return std::make_unique<KmeansInstance>(dev, mod, make_plan(d, km::launch_of(config_of(cfg))),
+                                                full_variant(cfg.variant), cfg.seed);
     }
 };
 

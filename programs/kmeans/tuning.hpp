@@ -1,10 +1,16 @@
-// kmeans' tuning constants, set here and nowhere else: the host (kmeans.cpp) sizes its
-// launches with them, and Program::defines() passes the kernel-side ones to both dialects
-// (kernels.cl and kernels.cu) as -D NAME=VALUE. docs/programs/kmeans.md gives the reasons.
+// kmeans' tuning space and reference constants (the H100's), set here and nowhere else: the
+// host (kmeans.cpp) sizes its launches with a configuration of the space, and
+// Program::defines(config) passes the kernel-side values to both dialects (kernels.cl and
+// kernels.cu) as -D NAME=VALUE. docs/programs/kmeans.md gives the reasons, docs/tuning.md
+// the space. KM_KMAX, KM_RUN and the points per work-item are fixed: the kernels hard-wire them.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tuning_space.hpp"
 
 namespace tb::kmeans {
 
@@ -49,5 +55,22 @@ inline constexpr std::size_t assign_local_floats(int d, bool fixed_d) {
 inline constexpr std::size_t partial_local_floats(std::size_t values) {
     return (values + 1) * kPartialBlock;
 }
+
+// One configuration as the host uses it: block (KM_BLOCK), partial_block (KM_PARTIAL_BLOCK)
+// and assign_min_groups (KM_ASSIGN_MIN_GROUPS), which is not tuned but follows the block so
+// that the assignment's registers stay capped at the reference's 42 (6 x 256 = 1536
+// work-items resident per compute unit).
+struct Launch {
+    std::uint32_t block = kBlock;
+    std::uint32_t partial_block = kPartialBlock;
+    std::uint32_t assign_min_groups = kAssignMinGroups;
+    std::int64_t min_chunk() const { return 4 * std::int64_t(partial_block); }  // kMinChunk's rule
+    std::size_t partial_local_floats(std::size_t values) const { return (values + 1) * partial_block; }
+};
+Launch launch_of(const TuningConfig& c);
+
+const TuningSpace& tuning_space();
+TuningConfig default_config(const DeviceInfo& dev);
+std::vector<std::string> kernel_defines(const Launch& l);
 
 }  // namespace tb::kmeans

@@ -32,15 +32,16 @@ View make_view(const Dataset& d) {
 
 class MandelbrotInstance final : public Instance {
 public:
-    MandelbrotInstance(Device& dev, Module& mod, const View& v, std::uint64_t seed)
+    MandelbrotInstance(Device& dev, Module& mod, const View& v, std::uint64_t seed, const TuningConfig& config)
         : dev_(dev), view_(v), seed_(seed),
+          block_{std::uint32_t(config.at("group_x")), std::uint32_t(config.at("group_y")), 1},
           kernel_(mod.kernel("mandelbrot")),
           out_(dev.alloc(std::size_t(v.width) * v.height * sizeof(int))) {}
 
     void poison() override { dev_.fill_u32(out_, kPoison); }
 
     void run() override {
-        const Dim3 block{std::uint32_t(mandelbrot::kGroupX), std::uint32_t(mandelbrot::kGroupY), 1};
+        const Dim3 block = block_;
         const Dim3 grid{(std::uint32_t(view_.width) + block.x - 1) / block.x,
                         (std::uint32_t(view_.height) + block.y - 1) / block.y, 1};
         dev_.launch(kernel_, grid, block,
@@ -130,6 +131,7 @@ private:
     Device& dev_;
     View view_;
     std::uint64_t seed_;
+    Dim3 block_;
     Kernel kernel_;
     Buffer out_;
     std::vector<int> host_;
@@ -154,10 +156,12 @@ public:
     std::uint64_t device_bytes(const Dataset& d, const std::string&) const override {
         return std::uint64_t(d.param("width")) * d.param("height") * sizeof(int);
     }
-    std::vector<std::string> defines() const override { return mandelbrot::kernel_defines(); }
+    const TuningSpace& tuning_space() const override { return mandelbrot::tuning_space(); }
+    TuningConfig default_config(const DeviceInfo& dev) const override { return mandelbrot::default_config(dev); }
+    std::vector<std::string> defines(const TuningConfig& c) const override { return mandelbrot::kernel_defines(c); }
     std::unique_ptr<Instance> prepare(Device& dev, Module& mod, const Dataset& d,
                                       const RunConfig& cfg) const override {
-        return std::make_unique<MandelbrotInstance>(dev, mod, make_view(d), cfg.seed);
+        return std::make_unique<MandelbrotInstance>(dev, mod, make_view(d), cfg.seed, config_of(cfg));
     }
 };
 

@@ -35,7 +35,7 @@ public:
         : dev_(dev), kernel_(mod.kernel("nbody_step")), n_(d.param("bodies")), steps_(int(d.param("steps"))),
           name_(d.name), seed_(cfg.seed),
           geometry_(nbody::choose_geometry(n_, dev.info().compute_units, dev.info().max_work_group_size,
-                                           cfg.variant != "classic")),
+                                           cfg.variant != "classic", nbody::launch_of(cfg.tuning))),
           init_(nbody::make_initial_state(std::size_t(n_), cfg.seed)) {
         if (steps_ < 1) throw Error("nbody: dataset " + d.name + " has " + std::to_string(steps_) + " steps");
         if (!full_reference(n_, steps_) && steps_ != 1)
@@ -188,11 +188,15 @@ public:
     std::uint64_t device_bytes(const Dataset& d, const std::string&) const override {
         return 6 * std::uint64_t(d.param("bodies")) * sizeof(Body);  // inputs + two ping-pong pairs
     }
-    std::vector<std::string> defines() const override { return nbody::kernel_defines(); }
+    const TuningSpace& tuning_space() const override { return nbody::tuning_space(); }
+    TuningConfig default_config(const DeviceInfo& dev) const override { return nbody::default_config(dev); }
+    std::vector<std::string> defines(const TuningConfig& c) const override { return nbody::kernel_defines(nbody::launch_of(c)); }
     std::unique_ptr<Instance> prepare(Device& dev, Module& mod, const Dataset& d, const RunConfig& cfg) const override {
         if (cfg.variant != "default" && cfg.variant != "classic")
             throw Error("nbody: unknown variant '" + cfg.variant + "' (known: default, classic)");
-        return std::make_unique<NbodyInstance>(dev, mod, d, cfg);
+        RunConfig resolved = cfg;
+        resolved.tuning = config_of(cfg);
+        return std::make_unique<NbodyInstance>(dev, mod, d, resolved);
     }
 };
 

@@ -1,10 +1,13 @@
-// nbody's tuning constants, set here and nowhere else: the host's launch geometry
-// (launch.cpp) uses them, and Program::defines() passes the kernel-side ones to both
-// dialects (kernels.cl and kernels.cu) as -D NAME=VALUE. docs/programs/nbody.md gives the
-// measurements behind each value.
+// nbody's tuning space and its reference constants (the H100's values), set here and nowhere
+// else: the host's launch geometry (launch.cpp) uses a configuration of the space, and
+// Program::defines(config) passes the kernel-side values to both dialects (kernels.cl and
+// kernels.cu) as -D NAME=VALUE. docs/programs/nbody.md gives the measurements behind each
+// reference value, docs/tuning.md the space.
 #pragma once
 
 #include <cstdint>
+
+#include "tuning_space.hpp"
 
 namespace tb::nbody {
 
@@ -25,5 +28,21 @@ inline constexpr std::uint32_t kMinGroupsPerUnit = 2;
 // Host only: work-groups wanted per compute unit before the sums are split into slices;
 // with kMinGroupsPerUnit resident, 16 or more waves keep the last partial wave's loss small.
 inline constexpr std::uint32_t kGroupsPerUnit = 32;
+
+// One configuration as the host uses it. min_groups_per_unit is not tuned: it follows the
+// group size so that a compute unit's 64K registers leave 128 per work-item
+// (min_groups_per_unit * group_size = 512), the room kBodiesPerItem = 8 needs.
+struct Launch {
+    std::uint32_t bodies_per_item = kBodiesPerItem;
+    std::uint32_t group_size = kGroupSize;
+    std::uint32_t unroll = kUnroll;
+    std::uint32_t min_groups_per_unit = kMinGroupsPerUnit;
+    std::uint32_t groups_per_unit = kGroupsPerUnit;
+};
+inline constexpr Launch kReference{};
+Launch launch_of(const TuningConfig& c);
+
+const TuningSpace& tuning_space();
+TuningConfig default_config(const DeviceInfo& dev);
 
 }  // namespace tb::nbody

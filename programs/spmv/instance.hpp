@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,7 +21,13 @@ public:
     WorkModel work() const override;
     std::vector<NamedArray> arrays() override;
     std::string picked_variant() const override { return picked_; }
-    void set_picked(const std::string& kernel) { picked_ = kernel; }
+    double pick_cost_ms() const override { return pick_cost_ms_; }
+    std::map<std::string, double> pick_candidates_ms() const override { return pick_candidates_ms_; }
+    void set_picked(const std::string& kernel, double cost_ms = 0, std::map<std::string, double> candidates_ms = {}) {
+        picked_ = kernel;
+        pick_cost_ms_ = cost_ms;
+        pick_candidates_ms_ = std::move(candidates_ms);
+    }
 
 protected:
     Device& dev_;
@@ -30,10 +37,13 @@ protected:
 private:
     std::vector<float> download_y();
     std::string picked_;  // the kernel `auto` chose; empty for the other variants
+    double pick_cost_ms_ = 0;  // wall time of `auto`'s choice (its candidates timed)
+    std::map<std::string, double> pick_candidates_ms_;  // each candidate's median, ms
 };
 
-// The kernel variants on any backend: scalar, vector, merge, or auto (one of those three
-// from the matrix's row lengths, variant_choice.hpp). Throws tb::Error on an unknown variant.
+// The kernel variants on any backend: scalar, vector, merge, or auto (one of those three,
+// timed on this matrix and device with the row-length rule as the prior, variant_choice.hpp;
+// the matrix is uploaded once for all three). Throws tb::Error on an unknown variant.
 std::unique_ptr<Instance> make_kernel_instance(Device& dev, Module& mod, std::shared_ptr<const Problem> problem,
                                                const std::string& variant);
 

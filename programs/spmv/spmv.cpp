@@ -18,7 +18,11 @@ public:
     }
     std::vector<Dataset> datasets() const override { return spmv::generated_datasets(); }
     std::vector<std::string> variants() const override { return {"scalar", "vector", "merge", "auto"}; }
-    std::vector<std::string> defines() const override { return spmv::kernel_defines(); }
+    const TuningSpace& tuning_space() const override { return spmv::tuning_space(); }
+    TuningConfig default_config(const DeviceInfo& dev) const override { return spmv::default_config(dev); }
+    std::vector<std::string> defines(const TuningConfig& c) const override {
+        return spmv::kernel_defines(int(c.at("scalar_batch")));
+    }
     std::uint64_t device_bytes(const Dataset& d, const std::string& variant) const override {
         return spmv::problem_device_bytes(d) + (variant == "merge" || variant == "auto" ? spmv::merge_device_bytes(d) : 0);
     }

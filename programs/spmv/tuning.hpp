@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "tuning_space.hpp"
+
 namespace tb::spmv {
 
 // Work-items per work-group of every kernel: eight warps. kernels.cu's launch bounds.
@@ -53,10 +55,17 @@ static_assert(kVectorMinGroups >= 1, "a compute unit holds at least one vector w
 static_assert(kMergeItems >= 1 && kFixupItems >= 1 && kScalarBatch >= 1 && kVectorBatch >= 1,
               "batches hold at least one item");
 
+// The tuning space (docs/tuning.md): scalar_batch (SPMV_SCALAR_BATCH), which only the scalar
+// kernel reads. The others stay fixed: kBlock and kVectorBatch feed `auto`'s choice
+// (variant_choice.cpp), kMergeItems the merge buffers' size (problem.cpp), kScanWidth is a
+// warp, kVectorMinGroups follows kBlock.
+const TuningSpace& tuning_space();
+TuningConfig default_config(const DeviceInfo& dev);
+
 // The -D definitions both kernel files are compiled with.
-inline std::vector<std::string> kernel_defines() {
+inline std::vector<std::string> kernel_defines(int scalar_batch = kScalarBatch) {
     return {"SPMV_BLOCK=" + std::to_string(kBlock),
-            "SPMV_SCALAR_BATCH=" + std::to_string(kScalarBatch),
+            "SPMV_SCALAR_BATCH=" + std::to_string(scalar_batch),
             "SPMV_VECTOR_BATCH=" + std::to_string(kVectorBatch),
             "SPMV_MERGE_ITEMS=" + std::to_string(kMergeItems),
             "SPMV_SCAN_WIDTH=" + std::to_string(kScanWidth),

@@ -1,11 +1,16 @@
-// The `auto` variant: which kernel to run for a matrix, from its row-length statistics
-// alone (docs/programs/spmv.md, "Choosing a variant"). The same matrix gets the same kernel
-// on every backend, so `auto` rows of different backends compare the same algorithm.
+// The `auto` variant: which kernel to run for a matrix (docs/programs/spmv.md, "Choosing a
+// variant"). A rule on the row-length statistics gives the prior (pick_variant); `auto`
+// then times every candidate kernel on the matrix and the device at hand, as
+// inspector-executor libraries do, and keeps the prior unless another is clearly faster
+// (inspect, choose_measured). Thresholds tuned on one GPU were 2.5-6.5x off on a CPU.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
+
+#include "device.hpp"
 
 namespace tb::spmv {
 
@@ -52,5 +57,61 @@ std::string pick_variant(const RowStats& s);
 
 // One line for logs and errors: "mean 5.2, max 41943, cv 7.44, 0% empty".
 std::string describe(const RowStats& s);
+
+// ---- Inspection: the candidates timed on the device at hand ---------------------------------
+
+// The kernels `auto` chooses from, in the order they are timed and that settles exact ties.
+inline const std::vector<std::string>& candidate_variants() {
+    static const std::vector<std::string> v = {"scalar", "vector", "merge"};
+    return v;
+}
+
+// Another candidate replaces the prior only when it is faster by more than this fraction of
+// the prior's time. Below the 5% by which `auto` may trail the best variant on a GPU (so a
+// prior kept within the margin stays within target), and above the spread of the median of
+// a few runs (under 1% on an H100): a near tie does not flip the pick from run to run.
+inline constexpr double kPickMargin = 0.03;
+// Timed runs of each candidate after its warm-up. Odd, so the median is a run's own time.
+inline constexpr int kInspectRuns = 5;
+// A candidate whose first timed run takes more than this multiple of the fastest first run
+// cannot win and is timed no more: scalar on halfrow-l takes ~1 s a run on an H100, 3000x merge.
+inline constexpr double kHopelessFactor = 2;
+
+// One candidate's time per run, ms (the median of its timed runs).
+struct CandidateTime {
+    std::string variant;
+    double ms = 0;
+};
+
+// The pick from the candidates' times: the fastest, unless the prior is among them and the
+// fastest is not below (1 - margin) times the prior's time, then the prior. An exact tie
+// goes to the earlier candidate in `times`. Times that are not positive and finite are left
+// out; with none left, the prior if it is among the candidates, else the first candidate.
+std::string choose_measured(const std::string& prior, const std::vector<CandidateTime>& times,
+                            double margin = kPickMargin);
+
+// The median of a candidate's timed runs (0 for none).
+double median_ms(std::vector<double> runs);
+
+// A candidate: its name and the launches of one run (y = A x on the device's queue).
+struct Candidate {
+    std::string variant;
+    std::function<void()> run;
+};
+
+struct Inspection {
+    std::string picked;
+    std::vector<CandidateTime> times;  // every candidate's median, in candidate order
+    double wall_ms = 0;                // host wall time of the warm-ups and timed runs
+};
+
+// Times every candidate on `dev` with the device's clock (Device::time_ms, in the timing mode
+// set on it; plainly after a GateTimeout, the mode restored on return): one untimed warm-up
+// run each, then kInspectRuns rounds that time each candidate once in turn (a drift of the
+// device or the host spreads over all of them alike), dropping the hopeless after the first
+// round; then choose_measured(prior, medians). The candidates' outputs are left as they
+// are: the caller poisons them.
+Inspection inspect(Device& dev, const std::string& prior, const std::vector<Candidate>& candidates,
+                   int runs = kInspectRuns);
 
 }  // namespace tb::spmv

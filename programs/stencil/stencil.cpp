@@ -25,20 +25,15 @@ namespace {
 
 using stencil::Layout;
 
-using stencil::kGroupX;
-using stencil::kGroupY;
-using stencil::kHaloGroup;
-using stencil::kTileX;
-using stencil::kTileY;
 constexpr std::uint32_t kPoison = 0xFFFFFFFFu;  // NaN: no step of the filter produces it
 constexpr int kFullIterations = 1025;           // the study's N
 
 std::uint32_t blocks(std::int64_t n, std::uint32_t per) { return std::uint32_t((n + per - 1) / per); }
 
-// Planes per fused work-group: as many as keep >= kGroupsPerUnit work-groups per compute unit,
+// Planes per fused work-group: as many as keep >= groups_per_unit work-groups per compute unit,
 // so loads of the next plane overlap the current one without starving the device of groups.
-int planes_per_group(std::int64_t tiles, int nz, int compute_units) {
-    const std::int64_t want = stencil::kGroupsPerUnit * std::int64_t(std::max(compute_units, 1));
+int planes_per_group(std::int64_t tiles, int nz, int compute_units, int groups_per_unit) {
+    const std::int64_t want = groups_per_unit * std::int64_t(std::max(compute_units, 1));
     int zper = 1;
     while (2 * zper <= nz && tiles * ((nz + 2 * zper - 1) / (2 * zper)) >= want) zper *= 2;
     return zper;
@@ -66,6 +61,7 @@ class StencilInstance final : public Instance {
 public:
     StencilInstance(Device& dev, Module& mod, const Layout& lay, int iterations, bool fused, const RunConfig& cfg)
         : dev_(dev), lay_(lay), iterations_(iterations), fused_(fused), launch_(cfg.launch), seed_(cfg.seed),
+          shape_(stencil::shape_of(cfg.tuning)),
           fused_k_(fused ? mod.kernel("diffusion_fused") : Kernel{}),
           halo_k_(fused ? Kernel{} : mod.kernel("halo_update")),
           lap_k_(fused ? Kernel{} : mod.kernel("laplacian")),
@@ -80,8 +76,8 @@ public:
             lap2_ = dev.alloc(lay.bytes());
         }
         upload_initial_field();
-        zper_ = planes_per_group(std::int64_t(blocks(lay.nx, kTileX)) * blocks(lay.ny, kTileY), lay.nz,
-                                 dev.info().compute_units);
+        zper_ = planes_per_group(std::int64_t(blocks(lay.nx, shape_.tile_x)) * blocks(lay.ny, shape_.tile_y), lay.nz,
+                                 dev.info().compute_units, shape_.groups_per_unit);
     }
 
     void poison() override {
@@ -161,23 +157,22 @@ private:
         const int nx = lay_.nx, ny = lay_.ny, nz = lay_.nz;
         const auto base = std::int32_t(lay_.base), pitch = std::int32_t(lay_.pitch), plane = std::int32_t(lay_.plane);
         if (fused_) {
-            const Dim3 grid{blocks(nx, kTileX), blocks(ny, kTileY), blocks(nz, std::uint32_t(zper_))};
-            dev_.launch(fused_k_, grid, Dim3{kGroupX, kGroupY, 1},
+            const Dim3 grid{blocks(nx, shape_.tile_x), blocks(ny, shape_.tile_y), blocks(nz, std::uint32_t(zper_))};
+            dev_.launch(fused_k_, grid, Dim3{shape_.group_x, shape_.group_y, 1},
                         Args(src, dst, stencil::kAlpha, nx, ny, nz, std::int32_t(zper_), base, pitch, plane,
-                             LocalMem{2 * std::size_t(kTileX + 4) * (kTileY + 4) * sizeof(float)},
-                             LocalMem{std::size_t(kTileX + 2) * (kTileY + 2) * sizeof(float)}));
+                             LocalMem{stencil::fused_tile_bytes(shape_)}, LocalMem{stencil::fused_lap_bytes(shape_)}));
             return;
         }
         const std::int64_t ring = 4 * std::int64_t(nx + 4) + 4 * std::int64_t(ny);
-        dev_.launch(halo_k_, Dim3{blocks(ring, kHaloGroup), std::uint32_t(nz), 1}, Dim3{kHaloGroup, 1, 1},
+        dev_.launch(halo_k_, Dim3{blocks(ring, shape_.halo_group), std::uint32_t(nz), 1}, Dim3{shape_.halo_group, 1, 1},
                     Args(src, nx, ny, base, pitch, plane));
-        const Dim3 group{kGroupX, kGroupY, 1};
+        const Dim3 group{shape_.group_x, shape_.group_y, 1};
         for (int ext : {1, 0}) {
-            const Dim3 grid{blocks(nx + 2 * ext, kGroupX), blocks(ny + 2 * ext, kGroupY), std::uint32_t(nz)};
+            const Dim3 grid{blocks(nx + 2 * ext, group.x), blocks(ny + 2 * ext, group.y), std::uint32_t(nz)};
             dev_.launch(lap_k_, grid, group,
                         Args(ext ? src : lap1_, ext ? lap1_ : lap2_, nx, ny, std::int32_t(ext), base, pitch, plane));
         }
-        dev_.launch(update_k_, Dim3{blocks(nx, kGroupX), blocks(ny, kGroupY), std::uint32_t(nz)}, group,
+        dev_.launch(update_k_, Dim3{blocks(nx, group.x), blocks(ny, group.y), std::uint32_t(nz)}, group,
                     Args(src, lap2_, dst, stencil::kAlpha, nx, ny, base, pitch, plane));
     }
 
@@ -218,6 +213,7 @@ private:
     bool fused_;
     LaunchMode launch_;
     std::uint64_t seed_;
+    stencil::Shape shape_;
     Kernel fused_k_, halo_k_, lap_k_, update_k_;
     Buffer pristine_, a_, b_, lap1_, lap2_;
     int zper_ = 1;
@@ -331,7 +327,9 @@ public:
         const int fields = variant == "unfused" ? 5 : 3;  // pristine, ping, pong (+ two Laplacians)
         return std::uint64_t(fields) * lay.bytes();
     }
-    std::vector<std::string> defines() const override { return stencil::kernel_defines(); }
+    const TuningSpace& tuning_space() const override { return stencil::tuning_space(); }
+    TuningConfig default_config(const DeviceInfo& dev) const override { return stencil::default_config(dev); }
+    std::vector<std::string> defines(const TuningConfig& c) const override { return stencil::kernel_defines(c); }
     std::unique_ptr<Instance> prepare(Device& dev, Module& mod, const Dataset& d, const RunConfig& cfg) const override {
         if (cfg.variant != "unfused" && cfg.variant != "fused")
             throw Error("stencil: unknown variant '" + cfg.variant + "' (known: unfused, fused)");
@@ -340,7 +338,9 @@ public:
         if (iterations < 1 || iterations > (1 << 24))
             throw Error("stencil: dataset " + d.name + " has " + std::to_string(iterations) +
                         " iterations (expected 1..2^24)");
-        return std::make_unique<StencilInstance>(dev, mod, lay, int(iterations), cfg.variant == "fused", cfg);
+        RunConfig resolved = cfg;
+        resolved.tuning = config_of(cfg);
+        return std::make_unique<StencilInstance>(dev, mod, lay, int(iterations), cfg.variant == "fused", resolved);
     }
 };
 

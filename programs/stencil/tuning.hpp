@@ -1,36 +1,38 @@
-// stencil's tuning constants: the one place they are written. The host launches with them
-// and Program::defines() passes them to both kernel files, which refuse to compile without
-// them (docs/programs/stencil.md).
+// stencil's tuning space: the one place its parameters are declared. The host launches with
+// a configuration of it and Program::defines(config) passes the kernel-side values to both
+// kernel files, which refuse to compile without them and check again what they assume
+// (docs/programs/stencil.md, docs/tuning.md).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
+#include "tuning_space.hpp"
+
 namespace tb::stencil {
 
-// Work-group shape of laplacian, diffusion_update and diffusion_fused: one warp per row of
-// the group, so a warp's accesses are whole 128-byte lines of a field row.
-inline constexpr int kGroupX = 32;  // STENCIL_GROUP_X
-inline constexpr int kGroupY = 8;   // STENCIL_GROUP_Y
-// halo_update: work-items per (1-D) group.
-inline constexpr int kHaloGroup = 256;  // STENCIL_HALO_GROUP
-// diffusion_fused: cells of the tile a group computes per plane. A tile row is 256 bytes,
-// so each load pass of the group reads whole rows (kGroupX * kGroupY / kTileX of them).
-inline constexpr int kTileX = 64;  // STENCIL_TILE_X
-inline constexpr int kTileY = 32;  // STENCIL_TILE_Y
-// Host only: planes per fused group are chosen to keep at least this many groups per
-// compute unit (stencil.cpp, planes_per_group).
-inline constexpr int kGroupsPerUnit = 16;
+// One configuration, as the host uses it. The reference (H100) values:
+//  - group_x x group_y = 32 x 8 (STENCIL_GROUP_X/Y): the group of laplacian,
+//    diffusion_update and diffusion_fused; one warp per group row, so a warp's accesses are
+//    whole 128-byte lines of a field row.
+//  - halo_group = 256 (STENCIL_HALO_GROUP): work-items per (1-D) group of halo_update.
+//  - tile_x x tile_y = 64 x 32 (STENCIL_TILE_X/Y): the cells of the tile diffusion_fused
+//    computes per plane; a 64-cell row is 256 bytes, so each load pass reads whole rows.
+//  - groups_per_unit = 16 (host only): planes per fused group are chosen to keep at least
+//    this many groups per compute unit (stencil.cpp, planes_per_group).
+struct Shape {
+    std::uint32_t group_x, group_y, halo_group, tile_x, tile_y;
+    int groups_per_unit;
+};
+Shape shape_of(const TuningConfig& c);
 
-// What the kernels assume (both files check it again with the values they are given).
-static_assert((kGroupX * kGroupY) % kTileX == 0, "whole tile rows per load pass");
-static_assert(kTileX % kGroupX == 0 && kTileY % kGroupY == 0, "whole tile columns and rows per work-item");
-static_assert(4 * (kTileY + 4) <= kGroupX * kGroupY, "one apron cell per work-item at most");
-
-inline std::vector<std::string> kernel_defines() {
-    return {"STENCIL_GROUP_X=" + std::to_string(kGroupX), "STENCIL_GROUP_Y=" + std::to_string(kGroupY),
-            "STENCIL_HALO_GROUP=" + std::to_string(kHaloGroup), "STENCIL_TILE_X=" + std::to_string(kTileX),
-            "STENCIL_TILE_Y=" + std::to_string(kTileY)};
-}
+const TuningSpace& tuning_space();
+TuningConfig default_config(const DeviceInfo& dev);
+std::vector<std::string> kernel_defines(const TuningConfig& c);
+// Local memory of a diffusion_fused group: the input tile with its 2-cell apron, twice
+// (kernels.cl), then the first Laplacian one cell around the tile.
+std::size_t fused_tile_bytes(const Shape& s);
+std::size_t fused_lap_bytes(const Shape& s);
 
 }  // namespace tb::stencil

@@ -122,6 +122,36 @@ check([m["shard"]["visible_devices"] for m in par["merged_from"]] == ["0", "1"],
       "each shard process saw its own CUDA_VISIBLE_DEVICES")
 check(os.path.exists(path("par.json.shards/shard-2-of-2.log")), "the shard logs are kept beside the results")
 
+# SIGTERM to --parallel-devices: passed on to both shards, which write what they finished; the
+# parent merges that and exits 143, and --resume carries each shard on from its journal.
+slow = [a if a != "0.01" else "0.4" for a in RUN]
+proc = subprocess.Popen([TB] + slow + ["--parallel-devices", "--out", path("sig.json")],
+                        env=dict(os.environ, CUDA_VISIBLE_DEVICES="0,1"), stdout=subprocess.PIPE,
+                        stderr=subprocess.PIPE, text=True)
+err = ""
+while "done: ok" not in err:  # a shard finished a benchmark: stop the run then
+    line = proc.stderr.readline()
+    if not line:
+        break
+    err += line
+proc.terminate()
+_, rest = proc.communicate(timeout=120)
+err += rest
+with open(path("sig.json")) as f:
+    sig = json.load(f)
+statuses = [b["status"] for b in sig["benchmarks"]]
+check(proc.returncode == 143 and "stopped by SIGTERM" in err,
+      f"--parallel-devices passes SIGTERM on and exits 143 ({proc.returncode}: {err.strip()[-300:]})")
+check("ok" in statuses and "skipped" in statuses, f"the merge keeps what the shards finished ({statuses})")
+rc, out, err = tb(slow + ["--parallel-devices", "--resume", path("sig.json")], env={"CUDA_VISIBLE_DEVICES": "0,1"})
+with open(path("sig.json")) as f:
+    resumed = json.load(f)
+check(rc == 0 and [b["name"] for b in resumed["benchmarks"]] == full and
+      all(b["status"] == "ok" for b in resumed["benchmarks"]),
+      f"--parallel-devices --resume completes the run ({rc}: {err.strip()[-300:]})")
+check(not any(f.endswith(".journal") for f in os.listdir(path("sig.json.shards"))),
+      "the shards' journals are gone once the run is complete")
+
 
 def shard_cpus(stem, k):
     with open(path(f"{stem}.json.shards/shard-{k}-of-2.json")) as f:

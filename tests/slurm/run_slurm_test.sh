@@ -9,7 +9,7 @@
 set -uo pipefail
 tribench=${1:?usage: run_slurm_test.sh TRIBENCH [SOURCE_DIR]}
 src=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
-deadline_jobs=${TRIBENCH_SLURM_TEST_SECONDS:-90}  # the jobs' bound; they take ~15 s here
+deadline_jobs=${TRIBENCH_SLURM_TEST_SECONDS:-90}  # the first jobs' bound; they take ~15 s here
 
 skip() { echo "SKIPPED: $*"; exit 77; }
 fail() { echo "FAILED: $*"; show_logs; exit 1; }
@@ -59,7 +59,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 show_logs() {
-  for f in "$tmp"/*.log "$tmp"/results/*.log "$tmp"/results/slurm-*.out; do
+  for f in "$tmp"/*.log "$tmp"/results/*.log "$tmp"/results/slurm-*.out "$tmp"/limit/*.log "$tmp"/limit/slurm-*.out; do
     [[ -f $f ]] && { echo "--- $f (last 20 lines)"; tail -n 20 "$f"; }
   done
 }
@@ -95,7 +95,8 @@ SlurmUser=$user
 SlurmdUser=$user
 AuthType=auth/munge
 CredType=cred/munge
-AuthInfo=socket=$tmp/sock/munge.sock
+# cred_expire: also how long a requeued job waits to start again (120 s by default)
+AuthInfo=socket=$tmp/sock/munge.sock,cred_expire=10
 StateSaveLocation=$tmp/state
 SlurmdSpoolDir=$tmp/spool
 SlurmctldPidFile=$tmp/slurmctld.pid
@@ -177,4 +178,39 @@ PY
 "$tribench" compare "$tmp/full.json" "$tmp/results/merged.json" >"$tmp/compare.log" 2>&1
 rc=$?
 ((rc <= 1)) || fail "compare refused the merged file (exit $rc): $(tail -n 1 "$tmp/compare.log")"
+
+# --- A shard cut by its time limit resumes, and the merge completes -------------------------
+# One shard of ~48 s of sampling (8 benchmarks of 6 s) under a 1-minute limit, warned 50 s
+# before it: slurmctld checks limits every 30 s, so SIGTERM comes 10-40 s in, tribench writes
+# what it finished, the task requeues itself and resumes, as often as it takes.
+tl_args=(--program spmv --variant scalar --small --backend opencl --min-time 6 --timeout 6 --max-noise 0.000001
+         --min-samples 2 --max-samples 100000000 --budget 0 --no-calibrate --no-batch)
+mkdir -p "$tmp/limit"
+submitted=$(TRIBENCH_MAX_REQUEUES=8 POCL_MAX_PTHREAD_COUNT=1 "$src/scripts/slurm/submit.sh" --shards 1 --no-gpu \
+  --out "$tmp/limit" --tribench "$tribench" --sbatch --time=1 --sbatch --signal=B:TERM@50 -- "${tl_args[@]}") ||
+  fail "submit.sh failed (time limit)"
+echo "slurm: time limit: $submitted"
+read -r array merge < <(sed -E 's/^array job ([0-9]+) .* merge job ([0-9]+) .*/\1 \2/' <<<"$submitted")
+jobs_submitted=("$array" "$merge")
+limit_deadline=${TRIBENCH_SLURM_LIMIT_SECONDS:-300}
+for ((t = 0; t < limit_deadline * 5; ++t)); do
+  [[ -z $(squeue -h -j "$array,$merge" 2>/dev/null) ]] && break
+  sleep 0.2
+done
+[[ -z $(squeue -h -j "$array,$merge" 2>/dev/null) ]] && jobs_submitted=() ||
+  fail "time limit: jobs still queued or running after ${limit_deadline} s: $(squeue -h -j "$array,$merge" -o '%i %T %r' | tr '\n' ';')"
+log="$tmp/limit/shard-1-of-1.log"
+grep -q "stopped by SIGTERM" "$log" || fail "time limit: the shard was never stopped by SIGTERM (see $log)"
+grep -q "requeued to resume" "$tmp"/limit/slurm-*_1.out || fail "time limit: the shard did not requeue itself"
+grep -q "^tribench: resuming .*: [1-9][0-9]* of 8 benchmarks finished before" "$log" ||
+  fail "time limit: no start resumed finished benchmarks"
+[[ ! -e $tmp/limit/shard-1-of-1.json.journal ]] || fail "time limit: the journal outlived the completed shard"
+python3 - "$tmp/limit/merged.json" <<'PY' || fail "time limit: the merged results are not complete"
+import json, sys
+merged = json.load(open(sys.argv[1]))
+status = {b["name"]: b["status"] for b in merged["benchmarks"]}
+assert len(status) == 8 and all(s == "ok" for s in status.values()), status
+PY
+starts=$(grep -c "^shard 1/1 on .* start" "$tmp"/limit/slurm-*_1.out)
+echo "slurm: time limit: 8 benchmarks ok after $starts starts of the shard, merged"
 echo "PASSED"

@@ -27,6 +27,7 @@ json comparison_json(const Comparison& c, const RunLabels& l) {
               {"forced", c.options.force},
               {"device_mismatches", c.device_mismatches},
               {"clock_mismatches", c.clock_mismatches},
+              {"config_mismatches", c.config_mismatches},
               {"exit_code", c.exit_code()}};
     json summary = json::object();
     for (const auto& b : c.benchmarks) summary[to_string(b.verdict)] = c.count(b.verdict);

@@ -1,0 +1,116 @@
+// `tribench tune`: the selection of `run`, each tuning key's space searched (harness/tune/).
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "measure/interrupt.hpp"
+#include "support/atomic_file.hpp"
+#include "tune/tuner.hpp"
+
+namespace tb {
+
+namespace {
+
+RunnerOptions tune_runner_options(const RunOptions& o) {
+    const auto positive = [](double v) { return v > 0 && std::isfinite(v); };
+    if (!positive(o.min_time_s)) throw Error("--min-time must be a positive number of seconds");
+    if (!positive(o.max_noise)) throw Error("--max-noise must be a positive number");
+    if (!positive(o.timeout_s)) throw Error("--timeout must be a positive number of seconds");
+    if (o.min_samples < 2) throw Error("--min-samples must be at least 2");
+    if (o.max_samples < o.min_samples) throw Error("--max-samples must be at least --min-samples");
+    RunnerOptions ro;
+    ro.compile.math = math_mode_from_string(o.math);
+    ro.seed = o.seed;
+    ro.rule.min_time_s = o.min_time_s;
+    ro.rule.max_noise = o.max_noise;
+    ro.rule.timeout_s = o.timeout_s;
+    ro.rule.min_samples = o.min_samples;
+    ro.rule.max_samples = o.max_samples;
+    ro.timing = timing_mode_from_string(o.timing);
+    // One configuration is compared with the next on the same device: no calibration, no
+    // cold/cached compile pair, no batch timing; a failure ends that configuration's trial.
+    ro.calibrate = false;
+    ro.compile_twice = false;
+    ro.batch = false;
+    ro.keep_going = false;
+    ro.budget_s = 0;
+    return ro;
+}
+
+std::string ms_text(double ms) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.4g", ms);
+    return b;
+}
+
+}  // namespace
+
+int cmd_tune(const TuneOptions& o) {
+    const RunOptions& r = o.run;
+    const RunnerOptions ro = tune_runner_options(r);
+    if (o.budget_s < 0 || !std::isfinite(o.budget_s)) throw Error("--budget must be a positive number of seconds");
+    if (o.max_points < 1) throw Error("--max-points must be at least 1");
+    if (r.small_only && r.all_datasets) throw Error("--small and --all-datasets contradict each other");
+    for (const auto& l : split_list(r.launches))
+        if (l != "stream") throw Error("tune times stream launches only (--launch " + l + "): a graph replays the same kernels");
+
+    const std::string out = o.out.empty() ? default_tuning_path() : o.out;
+    if (out.empty()) throw Error("no tuning file to write: give --out FILE (or set XDG_CACHE_HOME or HOME)");
+    std::error_code ec;
+    TuningFile file;
+    if (std::filesystem::exists(out, ec)) file = load_tuning_file(out);  // keeps other keys' entries
+    else if (const auto parent = std::filesystem::path(out).parent_path(); !parent.empty())
+        std::filesystem::create_directories(parent, ec);
+    check_output_path(out);
+
+    SelectionRequest req;
+    req.programs = split_list(r.programs);
+    req.datasets = split_list(r.datasets);
+    req.variants = split_list(r.variants);
+    req.devices = split_list(r.devices);
+    req.launches = {LaunchMode::Stream};
+    req.all_datasets = r.all_datasets;
+    req.small_only = r.small_only;
+    bool vendor = false;
+    auto slots = probe_requested(split_list(r.backends), &vendor);
+    for (const auto& s : slots)
+        if (!s.unavailable.empty() && s.run_kernels) std::cerr << s.id << ": unavailable: " << s.unavailable << "\n";
+    const auto groups = tuning_groups(plan_cases(req, slots), slots);
+    if (groups.empty()) throw Error("nothing to tune: the selection matches no benchmark");
+
+    install_interrupt_handler();
+    SearchSettings search;
+    search.exhaustive_limit = o.exhaustive_limit;
+    search.max_points = o.max_points;
+    search.seed = o.search_seed;
+    const auto t0 = std::chrono::steady_clock::now();
+    std::size_t found = 0, none = 0;
+    for (std::size_t g = 0; g < groups.size() && !interrupted(); ++g) {
+        // The budget is shared evenly by the keys still to tune.
+        const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const double share = o.budget_s > 0 ? std::max(0.0, o.budget_s - spent) / double(groups.size() - g) : 0;
+        std::cerr << "tune: key " << g + 1 << " of " << groups.size() << "\n";
+        const TuneOutcome result = tune_group(slots, groups[g], ro, search, share, std::cerr);
+        if (!result.best) {
+            ++none;
+            if (!interrupted())
+                std::cerr << "tune: " << describe(result.key) << ": no configuration validated; nothing written for it\n";
+            continue;
+        }
+        ++found;
+        file.put(result.entry());
+        save_tuning_file(out, file);  // after every key: an interrupt keeps what was found
+        const TuningEntry& e = *file.find(result.key);
+        std::cout << describe(e.key) << ": " << to_string(e.config) << " " << ms_text(e.median_ms) << " ms"
+                  << (e.default_median_ms > 0 ? " (device default " + ms_text(e.default_median_ms) + " ms)" : "") << "; "
+                  << e.tried << " tried, " << e.failed << " failed, " << e.refused << " refused\n";
+    }
+    if (found) std::cout << "tuning written to " << out << "\n";
+    if (interrupted()) return stop_exit_status();
+    return none ? 1 : 0;
+}
+
+}  // namespace tb

@@ -1,0 +1,111 @@
+#include "tune/tuner.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <ostream>
+
+#include "measure/interrupt.hpp"
+
+namespace tb {
+
+namespace {
+
+std::string utc_now() {
+    const std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+std::string ms_text(double ms) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.4g ms", ms);
+    return b;
+}
+
+// One configuration: every case of the group run under it.
+Trial run_trial(std::vector<BackendSlot>& slots, std::vector<Case> group, const TuningConfig& config,
+                const RunnerOptions& ro) {
+    for (auto& c : group) c.config = config;
+    const Results r = run_cases(slots, group, ro);
+    Trial t{config, true, 0, ""};
+    std::string error, skipped;  // the first failure, the first benchmark not run
+    for (const auto& b : r.benchmarks) {
+        if (b.status == Status::Ok) t.ms += b.summary.median;
+        else if (b.status == Status::Skipped) skipped = skipped.empty() ? b.name + ": " + b.error : skipped;
+        else error = error.empty() ? b.name + ": " + b.error : error;
+    }
+    if (r.benchmarks.size() != group.size())
+        skipped = "only " + std::to_string(r.benchmarks.size()) + " of " + std::to_string(group.size()) + " benchmarks ran";
+    t.ok = error.empty() && skipped.empty();
+    t.reason = error.empty() ? skipped : error;
+    return t;
+}
+
+}  // namespace
+
+TuningEntry TuneOutcome::entry() const {
+    TuningEntry e;
+    e.key = key;
+    e.config = best->config;
+    e.median_ms = best->ms;
+    e.default_median_ms = start && start->ok ? start->ms : 0;
+    e.tried = trials.size();
+    for (const auto& t : trials) e.failed += !t.ok;
+    e.refused = plan.refused.size();
+    e.strategy = plan.strategy;
+    e.tuned_utc = utc_now();
+    return e;
+}
+
+std::vector<std::vector<Case>> tuning_groups(const std::vector<Case>& cases, const std::vector<BackendSlot>& slots) {
+    std::vector<std::vector<Case>> groups;
+    std::vector<TuningKey> keys;
+    for (const auto& c : cases) {
+        if (c.vendor) continue;
+        const TuningKey k = tuning_key(slots[c.slot].devices[c.device], slots[c.slot].id, c.program->name(), c.dataset.name);
+        std::size_t i = 0;
+        while (i < keys.size() && !(keys[i] == k && groups[i].front().device == c.device)) ++i;
+        if (i == keys.size()) {
+            keys.push_back(k);
+            groups.emplace_back();
+        }
+        groups[i].push_back(c);
+    }
+    return groups;
+}
+
+TuneOutcome tune_group(std::vector<BackendSlot>& slots, const std::vector<Case>& group, const RunnerOptions& ro,
+                       const SearchSettings& search, double budget_s, std::ostream& progress) {
+    TuneOutcome out;
+    const Case& first = group.front();
+    const DeviceInfo& dev = slots[first.slot].devices[first.device];
+    out.key = tuning_key(dev, slots[first.slot].id, first.program->name(), first.dataset.name);
+    const TuningConfig start = first.program->default_config(dev);
+    out.plan = plan_search(first.program->tuning_space(), start, dev, search);
+    progress << "tune: " << describe(out.key) << ": " << out.plan.points.size() << " configurations, " << out.plan.strategy
+             << "; " << out.plan.refused.size() << " refused by the space's constraints\n";
+    const auto t0 = std::chrono::steady_clock::now();
+    for (std::size_t i = 0; i < out.plan.points.size(); ++i) {
+        if (interrupted()) break;
+        const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (!out.plan.exhaustive && budget_s > 0 && i > 0 && spent >= budget_s) {
+            progress << "tune: budget of " << budget_s << " s spent after " << i << " configurations\n";
+            break;
+        }
+        Trial t = run_trial(slots, group, out.plan.points[i], ro);
+        if (interrupted() && !t.ok) break;  // an interrupted trial is not a failed one
+        if (i == 0 && t.config == start) out.start = t;
+        if (t.ok && (!out.best || t.ms < out.best->ms)) out.best = t;
+        progress << "tune: [" << i + 1 << "/" << out.plan.points.size() << "] " << (t.config.empty() ? "(fixed)" : to_string(t.config))
+                 << ": " << (t.ok ? ms_text(t.ms) : "failed: " + t.reason)
+                 << (out.best ? "; best " + ms_text(out.best->ms) : "") << "\n";
+        out.trials.push_back(std::move(t));
+    }
+    return out;
+}
+
+}  // namespace tb

@@ -1,0 +1,44 @@
+// `tribench tune`'s search for one tuning key: each configuration of the plan is compiled,
+// validated and timed through run_cases (the runner and clock of `run`); one that fails to
+// compile or validate is recorded with its reason and never picked (docs/tuning.md).
+#pragma once
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "measure/runner.hpp"
+#include "tune/search.hpp"
+#include "tune/tuning_file.hpp"
+
+namespace tb {
+
+struct Trial {
+    TuningConfig config;
+    bool ok = false;
+    double ms = 0;       // the group's medians, summed (ok only)
+    std::string reason;  // why not ok: the first failing benchmark's error
+};
+
+struct TuneOutcome {
+    TuningKey key;
+    SearchPlan plan;
+    std::vector<Trial> trials;  // in the order run (an interrupt or the budget may end it early)
+    std::optional<Trial> best;  // the fastest ok trial
+    std::optional<Trial> start; // the trial of the start configuration (the device default)
+    TuningEntry entry() const;  // best as a tuning file entry (best must be set)
+};
+
+// The planned cases grouped by tuning key (device, backend, program, dataset), in plan order;
+// vendor rows are left out. A group's variants and launch modes all run under each
+// configuration, which is scored by the sum of their medians.
+std::vector<std::vector<Case>> tuning_groups(const std::vector<Case>& cases, const std::vector<BackendSlot>& slots);
+
+// Searches one group's space. budget_s > 0 ends a sampled (not exhaustive) search once it is
+// spent (the start configuration is always tried); an interrupt (tb::interrupted()) ends any.
+// One progress line per configuration goes to `progress`.
+TuneOutcome tune_group(std::vector<BackendSlot>& slots, const std::vector<Case>& group, const RunnerOptions& ro,
+                       const SearchSettings& search, double budget_s, std::ostream& progress);
+
+}  // namespace tb

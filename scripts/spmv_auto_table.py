@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""spmv `auto` against the fastest variant of the same run, as a markdown table.
+
+For each matrix, backend, device and launch mode of a results file: what `auto` picked, its
+median, the fastest of the variants it chooses from (scalar, vector, merge: cuSPARSE is not
+one of them) and auto / best. The last line counts the rows within --limit percent.
+Exit 0, or 1 when a row is beyond the limit (2 for a file without spmv `auto`).
+
+Usage: scripts/spmv_auto_table.py RESULTS.json [--limit PCT]   (default 5)
+"""
+import argparse
+import gzip
+import json
+import sys
+
+CANDIDATES = ("scalar", "vector", "merge")
+
+
+def load(path):
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt") as f:
+        return json.load(f)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("results")
+    ap.add_argument("--limit", type=float, default=5.0, help="percent over the best that passes")
+    a = ap.parse_args()
+    groups = {}
+    for b in load(a.results).get("benchmarks", []):
+        if b.get("program") != "spmv" or b.get("status") != "ok":
+            continue
+        key = (b["dataset"], b["backend"], b["device"], b.get("launch", "stream"))
+        groups.setdefault(key, {})[b["variant"]] = b
+    rows = [(k, g) for k, g in groups.items() if "auto" in g and any(v in g for v in CANDIDATES)]
+    if not rows:
+        print(f"{a.results}: no validated spmv auto with a variant to compare", file=sys.stderr)
+        return 2
+    print("| matrix | backend | launch | auto picks | auto ms | best variant | best ms | auto / best |")
+    print("|---|---|---|---|---:|---|---:|---:|")
+    within = 0
+    for (dataset, backend, _device, launch), g in sorted(rows):
+        auto = g["auto"]["summary"]["median_ms"]
+        best = min((v for v in CANDIDATES if v in g), key=lambda v: g[v]["summary"]["median_ms"])
+        best_ms = g[best]["summary"]["median_ms"]
+        ratio = auto / best_ms
+        within += ratio <= 1 + a.limit / 100
+        print(f"| {dataset} | {backend} | {launch} | {g['auto'].get('picked', '?')} | {auto:.4f} | {best} | "
+              f"{best_ms:.4f} | {ratio:.3f}x |")
+    print(f"\nauto within {a.limit:g}% of the fastest variant on {within} of {len(rows)}")
+    return 0 if within == len(rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
