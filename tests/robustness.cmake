@@ -224,6 +224,11 @@ if(HAVE_MANDELBROT)
   rb_test(resume_foreign_journal --rc 2 --one-line --no-file ${RB_OUT}/resume_foreign_journal.json
           --err "tribench: error: cannot resume .*resume-header.journal: it was written by tribench null, this is "
           -- $<TARGET_FILE:tribench> ${M} ${QUICK} --resume ${RB_IN}/resume-header.journal)
+  file(WRITE ${RB_IN}/journal-exists.json.journal
+       "{\"schema\": \"tribench-journal\", \"version\": 1, \"run\": {\"out\": \"\"}}\n")
+  rb_test(journal_exists --rc 2 --one-line
+          --err "tribench: error: .*journal-exists.json.journal exists: a run writing .*journal-exists.json was cut short. finish it with --resume .*journal-exists.json, or delete the journal to start over"
+          -- $<TARGET_FILE:tribench> ${M} ${QUICK} --out ${RB_IN}/journal-exists.json)
   file(WRITE ${RB_IN}/not-a-journal.journal "{\"schema\": \"tribench-results\"}\n")
   rb_test(resume_not_a_journal --rc 2 --one-line
           --err "tribench: error: cannot resume: .*not-a-journal.journal: not a tribench journal"
