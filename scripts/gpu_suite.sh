@@ -82,7 +82,7 @@ if has default && [[ -x $TB ]]; then
   if [[ -f $OUT/default.json ]]; then
     python3 scripts/spmv_auto_table.py "$OUT/default.json" >"$LOGS/spmv-auto.md" 2>&1
     cp "$LOGS/spmv-auto.md" "$OUT/"
-    tail -1 "$LOGS/spmv-auto.md" | tee -a "$LOGS/robustness.txt"
+    tail -2 "$LOGS/spmv-auto.md" | tee -a "$LOGS/robustness.txt"
   fi
 fi
 # Stage "signals": the default suite stopped by SIGINT, then by SIGTERM, SUITE_SIGNAL_AFTER

@@ -3,8 +3,12 @@
 
 For each matrix, backend, device and launch mode of a results file: what `auto` picked, its
 median, the fastest of the variants it chooses from (scalar, vector, merge: cuSPARSE is not
-one of them) and auto / best. The last line counts the rows within --limit percent.
-Exit 0, or 1 when a row is beyond the limit (2 for a file without spmv `auto`).
+one of them) and auto / best. The last lines count the rows where auto picked the variant
+that was fastest, and those within --limit percent. Where auto picked the fastest variant,
+auto / best is the noise between two benchmarks of the same kernel (on a 2-core PoCL
+machine that reaches 20-40%), not a wrong choice: such a row passes.
+Exit 0, or 1 when a row picked another variant and is beyond the limit (2 for a file
+without spmv `auto`).
 
 Usage: scripts/spmv_auto_table.py RESULTS.json [--limit PCT]   (default 5)
 """
@@ -39,17 +43,20 @@ def main():
         return 2
     print("| matrix | backend | launch | auto picks | auto ms | best variant | best ms | auto / best |")
     print("|---|---|---|---|---:|---|---:|---:|")
-    within = 0
+    within = same = passed = 0
     for (dataset, backend, _device, launch), g in sorted(rows):
         auto = g["auto"]["summary"]["median_ms"]
         best = min((v for v in CANDIDATES if v in g), key=lambda v: g[v]["summary"]["median_ms"])
         best_ms = g[best]["summary"]["median_ms"]
         ratio = auto / best_ms
         within += ratio <= 1 + a.limit / 100
+        same += g["auto"].get("picked") == best
+        passed += ratio <= 1 + a.limit / 100 or g["auto"].get("picked") == best
         print(f"| {dataset} | {backend} | {launch} | {g['auto'].get('picked', '?')} | {auto:.4f} | {best} | "
               f"{best_ms:.4f} | {ratio:.3f}x |")
-    print(f"\nauto within {a.limit:g}% of the fastest variant on {within} of {len(rows)}")
-    return 0 if within == len(rows) else 1
+    print(f"\nauto picked the fastest variant on {same} of {len(rows)}")
+    print(f"auto within {a.limit:g}% of the fastest variant on {within} of {len(rows)}")
+    return 0 if passed == len(rows) else 1
 
 
 if __name__ == "__main__":

@@ -61,12 +61,19 @@ void RunMonitor::benchmark_done() { done_.fetch_add(1); }
 void RunMonitor::heartbeat(Clock::time_point now) {
     const double elapsed = std::chrono::duration<double>(now - started_).count();
     const std::size_t done = done_.load();
+    // The pace so far, bounded by the budget: a run whose sampling ends before its budget
+    // (--min-time reached) must not be said to last the whole budget.
     std::string eta;
-    double left = -1;
-    if (opt_.budget_s > 0) left = opt_.budget_s - elapsed;
-    else if (done > 0) left = elapsed / double(done) * double(total_ - done);
-    if (left >= 0) eta = ", expected end in ~" + duration_text(left) + " (" + clock_time_in(left) + ")";
-    else if (left < 0 && opt_.budget_s > 0) eta = ", past the budget's end (set-up is never cut)";
+    double left = done > 0 ? elapsed / double(done) * double(total_ - done) : -1;
+    bool budget_bound = false;
+    if (opt_.budget_s > 0 && (left < 0 || opt_.budget_s - elapsed < left)) {
+        left = opt_.budget_s - elapsed;
+        budget_bound = true;
+    }
+    if (left >= 0)
+        eta = ", expected end in ~" + duration_text(left) + " (" + clock_time_in(left) + ")" +
+              (budget_bound ? " at the latest (--budget)" : "");
+    else if (budget_bound) eta = ", past the budget's end (set-up is never cut)";
     std::fprintf(stderr, "tribench: %zu of %zu benchmarks done, %s elapsed%s\n", done, total_,
                  duration_text(elapsed).c_str(), eta.c_str());
     std::fflush(stderr);
