@@ -11,9 +11,16 @@ such benchmarks are listed with their launches per second).
 Usage: scripts/launch_rate.py RESULTS.json [--backend opencl] [--min-ms 0.1] [--slack 0.05]
 """
 import argparse
+import gzip
 import json
 import statistics
 import sys
+
+
+def is_gzip(path):
+    """Results files may be stored gzip-compressed (reports/ keeps large ones as .json.gz)."""
+    with open(path, "rb") as f:
+        return f.read(2) == b"\x1f\x8b"
 
 
 def median_ms(b):
@@ -29,7 +36,7 @@ def main():
     ap.add_argument("--slack", type=float, default=0.05)
     a = ap.parse_args()
     try:
-        with open(a.results) as f:
+        with (gzip.open if is_gzip(a.results) else open)(a.results, "rt") as f:
             runs = json.load(f)["benchmarks"]
     except (OSError, ValueError, KeyError) as e:
         sys.exit(f"launch_rate.py: cannot read {a.results}: {e}")

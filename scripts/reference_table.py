@@ -18,8 +18,15 @@ instead of its median; a benchmark without one is left out.
 Usage: scripts/reference_table.py RESULTS.json [--metric samples|batch] [--program P ...]
 """
 import argparse
+import gzip
 import json
 import sys
+
+
+def is_gzip(path):
+    """Results files may be stored gzip-compressed (reports/ keeps large ones as .json.gz)."""
+    with open(path, "rb") as f:
+        return f.read(2) == b"\x1f\x8b"
 
 BACKENDS = ["cuda-native", "cuda-prelude", "opencl"]
 BY_VENDOR = {"fft": "cuFFT", "spmv": "cuSPARSE"}
@@ -36,7 +43,7 @@ def fail(message):
 
 def load(path):
     try:
-        with open(path) as f:
+        with (gzip.open if is_gzip(path) else open)(path, "rt") as f:
             results = json.load(f)
         benchmarks = results["benchmarks"]
     except (OSError, ValueError, KeyError, TypeError) as e:

@@ -8,7 +8,7 @@ DEB_PACKAGES=(
   cmake ninja-build g++ pkg-config
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
   libbenchmark-dev nlohmann-json3-dev libgtest-dev googletest
-  libcli11-dev libfftw3-dev
+  libcli11-dev libfftw3-dev zlib1g-dev
   oclgrind               # tests/oclgrind.cmake: kernels' memory accesses and barriers
   python3-matplotlib python3-numpy
   clang libclang-rt-dev  # scripts/test.sh: its clang builds (build-test, ASan, libFuzzer) and their runtimes

@@ -21,8 +21,9 @@ CANDIDATES = ("scalar", "vector", "merge")
 
 
 def load(path):
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rt") as f:
+    with open(path, "rb") as f:
+        packed = f.read(2) == b"\x1f\x8b"  # gzip, whatever the name
+    with (gzip.open if packed else open)(path, "rt") as f:
         return json.load(f)
 
 

@@ -3,6 +3,8 @@
 // scipy 1.17 (scipy.stats.mannwhitneyu / permutation_test); the tests do not need scipy.
 #include <cmath>
 #include <cstdint>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 #include <map>
 #include <string>
@@ -433,6 +435,35 @@ TEST(Compare, SyntheticFilesFromTestData) {
     EXPECT_EQ(fast.exit_code(), 0);
     EXPECT_EQ(fast.count(Verdict::Faster), old_r.benchmarks.size());
     EXPECT_EQ(compare_results(old_r, load_results(dir + "broken.json"), {}).count(Verdict::Broken), 1u);
+}
+
+// reports/ keeps large results files gzip-compressed: they load as their JSON does, told
+// apart by content, and a damaged one is a one-line error naming the file.
+TEST(Compare, GzipResultsLoadAsTheirJson) {
+#if !TRIBENCH_HAVE_ZLIB
+    GTEST_SKIP() << "built without zlib";
+#endif
+    const std::string dir = std::string(TRIBENCH_TEST_DATA) + "/compare/";
+    const Results plain = load_results(dir + "old.json");
+    const Results packed = load_results(dir + "old.json.gz");
+    ASSERT_EQ(packed.benchmarks.size(), plain.benchmarks.size());
+    ASSERT_FALSE(plain.benchmarks.empty());
+    for (std::size_t i = 0; i < plain.benchmarks.size(); ++i) {
+        EXPECT_EQ(packed.benchmarks[i].name, plain.benchmarks[i].name);
+        EXPECT_EQ(packed.benchmarks[i].samples_ms, plain.benchmarks[i].samples_ms);
+    }
+    EXPECT_EQ(compare_results(plain, packed, {}).exit_code(), 0);
+
+    std::ifstream in(dir + "old.json.gz", std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string cut = ::testing::TempDir() + "cut.json";  // the name does not matter
+    std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+    try {
+        load_results(cut);
+        FAIL() << "a truncated gzip file loaded";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("cut.json: corrupt or truncated gzip data"), std::string::npos) << e.what();
+    }
 }
 
 TEST(Compare, BadFilesAreOneLineErrors) {

@@ -5,6 +5,7 @@
 
 #include "support/atomic_file.hpp"
 #include "read_file.hpp"
+#include "support/gzip_text.hpp"
 #include "printable.hpp"
 
 namespace tb {
@@ -384,7 +385,8 @@ Results results_from_json(const json& j) {
 }
 
 Results load_results(const std::string& path) {
-    const std::string text = read_file(path);
+    std::string text = read_file(path);
+    if (is_gzip(text)) text = gunzip(text, path);
     json j;
     try {
         j = json::parse(text);

@@ -1,0 +1,18 @@
+// Results files may be stored gzip-compressed (reports/ keeps large ones as .json.gz):
+// readers take either form, told apart by the gzip magic bytes, not by the name.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace tb {
+
+// True when `bytes` begins with gzip's magic (1f 8b).
+bool is_gzip(const std::string& bytes);
+
+// The decompressed text of gzip `bytes` (several members are read one after another).
+// Throws tb::Error naming `path` for a truncated or corrupt stream, output beyond
+// `limit_bytes`, or a tribench built without zlib.
+std::string gunzip(const std::string& bytes, const std::string& path, std::size_t limit_bytes = std::size_t(1) << 30);
+
+}  // namespace tb
