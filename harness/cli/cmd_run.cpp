@@ -129,14 +129,7 @@ void apply_profile(RunOptions& o, const std::function<bool(const std::string&)>&
 }
 
 int cmd_run(const RunOptions& o) {
-    RunnerOptions ro;
-    ro.compile.math = math_mode_from_string(o.math);
-    ro.seed = o.seed;
-    ro.rule.min_time_s = o.min_time_s;
-    ro.rule.max_noise = o.max_noise;
-    ro.rule.timeout_s = o.timeout_s;
-    ro.rule.min_samples = o.min_samples;
-    ro.rule.max_samples = o.max_samples;
+    RunnerOptions ro = sampling_runner_options(o);
     ro.gb_picks_iterations = o.min_time_from_flags;
     ro.calibrate = !o.no_calibrate;
     ro.l2_flush = o.l2_flush;
@@ -144,7 +137,6 @@ int cmd_run(const RunOptions& o) {
     ro.keep_going = o.keep_going;
     ro.save_outputs_dir = o.save_outputs;
     ro.progress = o.progress || isatty(STDERR_FILENO);
-    ro.timing = timing_mode_from_string(o.timing);
     ro.batch = !o.no_batch;
     ro.scatter = !o.no_scatter;
     ro.budget_s = o.budget_s;
@@ -161,14 +153,6 @@ int cmd_run(const RunOptions& o) {
 #ifdef TRIBENCH_HAVE_CUDA
     if (o.no_cache) cuda::set_kernel_cache_enabled(false);
 #endif
-    // NaN fails every comparison; infinity would make the stopping rule unreachable.
-    const auto positive = [](double v) { return v > 0 && std::isfinite(v); };
-    if (!positive(o.min_time_s)) throw Error("--min-time must be a positive number of seconds");
-    if (!positive(o.max_noise)) throw Error("--max-noise must be a positive number");
-    if (!positive(o.timeout_s)) throw Error("--timeout must be a positive number of seconds");
-    if (o.min_samples < 2) throw Error("--min-samples must be at least 2");
-    if (o.max_samples < o.min_samples) throw Error("--max-samples must be at least --min-samples");
-
     SelectionRequest req;
     req.programs = split_list(o.programs);
     req.datasets = split_list(o.datasets);
@@ -283,24 +267,14 @@ int cmd_run(const RunOptions& o) {
     r.shard = part.record;
     r.environment = host_environment(o.argv);
     if (files.resuming) r.environment["resumed"] = true;
-    r.environment["options"] = {{"math", o.math},
-                                {"seed", o.seed},
-                                {"min_time_s", o.min_time_s},
-                                {"max_noise", o.max_noise},
-                                {"timeout_s", o.timeout_s},
-                                {"min_samples", o.min_samples},
-                                {"max_samples", o.max_samples},
-                                {"sampling", o.min_time_from_flags ? "google-benchmark" : "stdrel"},
-                                {"l2_flush", o.l2_flush},
-                                {"kernel_cache", !o.no_cache},
-                                {"keep_going", o.keep_going},
-                                {"timing", o.timing},
-                                {"batch", !o.no_batch},
-                                {"scatter", !o.no_scatter},
-                                {"budget_s", o.budget_s},
-                                {"kernel_timeout_s", o.kernel_timeout_s},
-                                {"profile", o.profile},
-                                {"tuning", tuning_path.empty() ? "none" : tuning_path}};
+    nlohmann::json options = measured_options(o);
+    options.update({{"kernel_cache", !o.no_cache},
+                    {"keep_going", o.keep_going},
+                    {"budget_s", o.budget_s},
+                    {"kernel_timeout_s", o.kernel_timeout_s},
+                    {"profile", o.profile},
+                    {"tuning", tuning_path.empty() ? "none" : tuning_path}});
+    r.environment["options"] = options;
     // With --out - the results file is standard output: the table goes to stderr.
     const bool json_on_stdout = !files.out.empty() && is_standard_output(files.out);
     ReportInput table = run_report(r);

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/run_checks.hpp"
 #include "measure/interrupt.hpp"
 #include "support/atomic_file.hpp"
 #include "tune/tuner.hpp"
@@ -15,21 +16,7 @@ namespace tb {
 namespace {
 
 RunnerOptions tune_runner_options(const RunOptions& o) {
-    const auto positive = [](double v) { return v > 0 && std::isfinite(v); };
-    if (!positive(o.min_time_s)) throw Error("--min-time must be a positive number of seconds");
-    if (!positive(o.max_noise)) throw Error("--max-noise must be a positive number");
-    if (!positive(o.timeout_s)) throw Error("--timeout must be a positive number of seconds");
-    if (o.min_samples < 2) throw Error("--min-samples must be at least 2");
-    if (o.max_samples < o.min_samples) throw Error("--max-samples must be at least --min-samples");
-    RunnerOptions ro;
-    ro.compile.math = math_mode_from_string(o.math);
-    ro.seed = o.seed;
-    ro.rule.min_time_s = o.min_time_s;
-    ro.rule.max_noise = o.max_noise;
-    ro.rule.timeout_s = o.timeout_s;
-    ro.rule.min_samples = o.min_samples;
-    ro.rule.max_samples = o.max_samples;
-    ro.timing = timing_mode_from_string(o.timing);
+    RunnerOptions ro = sampling_runner_options(o);
     // One configuration is compared with the next on the same device: no calibration, no
     // cold/cached compile pair, no batch timing; a failure ends that configuration's trial.
     ro.calibrate = false;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "measure/runner.hpp"
 
 namespace tb {
 
@@ -28,6 +29,11 @@ void check_matrix_files(const std::vector<std::string>& files);
 
 // --out and Google Benchmark's --benchmark_out=FILE: writable as atomic_file.hpp writes.
 void check_output_paths(const RunOptions& o);
+
+// The stopping rule, math mode, seed and timing mode of `run` and `tune`, checked: a
+// non-positive or infinite --min-time, --max-noise or --timeout, or too few samples, is a
+// one-line error. The caller sets what else its command needs.
+RunnerOptions sampling_runner_options(const RunOptions& o);
 
 // True when argv holds the option `name`, as "name" or "name=value".
 bool option_given(const std::vector<std::string>& argv, const std::string& name);

@@ -86,6 +86,21 @@ RunFiles resolve_run_files(const RunOptions& o) {
     return f;
 }
 
+json measured_options(const RunOptions& o) {
+    return {{"math", o.math},
+            {"seed", o.seed},
+            {"min_time_s", o.min_time_s},
+            {"max_noise", o.max_noise},
+            {"timeout_s", o.timeout_s},
+            {"min_samples", o.min_samples},
+            {"max_samples", o.max_samples},
+            {"sampling", o.min_time_from_flags ? "google-benchmark" : "stdrel"},
+            {"l2_flush", o.l2_flush},
+            {"timing", o.timing},
+            {"batch", !o.no_batch},
+            {"scatter", !o.no_scatter}};
+}
+
 json run_fingerprint(const RunOptions& o, const std::vector<Case>& cases, const std::vector<BackendSlot>& slots,
                      const std::string& out) {
     json selection = json::array();
@@ -97,19 +112,8 @@ json run_fingerprint(const RunOptions& o, const std::vector<Case>& cases, const 
         const DeviceInfo& d = slots[c.slot].devices[c.device];
         devices[slots[c.slot].id + ":" + std::to_string(c.device)] = {{"name", d.name}, {"driver", d.driver_version}};
     }
-    json options = {{"math", o.math},
-                    {"seed", o.seed},
-                    {"min_time_s", o.min_time_s},
-                    {"max_noise", o.max_noise},
-                    {"timeout_s", o.timeout_s},
-                    {"min_samples", o.min_samples},
-                    {"max_samples", o.max_samples},
-                    {"sampling", o.min_time_from_flags ? "google-benchmark" : "stdrel"},
-                    {"l2_flush", o.l2_flush},
-                    {"timing", o.timing},
-                    {"batch", !o.no_batch},
-                    {"scatter", !o.no_scatter},
-                    {"shard", o.shard}};
+    json options = measured_options(o);
+    options["shard"] = o.shard;
     return {{"selection", selection},
             {"devices", devices},
             {"tribench_commit", tribench_commit()},

@@ -31,6 +31,10 @@ struct RunFiles {
 // without --resume that is an error. Throws tb::Error (exit 2).
 RunFiles resolve_run_files(const RunOptions& o);
 
+// The options that decide what a benchmark measures (sampling, math, seed, timing): the
+// results record them (environment.options, with others) and --resume must find them unchanged.
+nlohmann::json measured_options(const RunOptions& o);
+
 // What identifies a run for --resume: the selection (this shard's benchmark names), the
 // devices it runs on (name and driver), the tribench commit and the options that change what
 // a benchmark measures (not --keep-going, --budget, --kernel-timeout and the like).

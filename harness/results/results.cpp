@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "support/atomic_file.hpp"
+#include "support/json_field.hpp"
 #include "read_file.hpp"
 #include "support/gzip_text.hpp"
 #include "printable.hpp"
@@ -165,22 +166,12 @@ json benchmark_json(const BenchmarkResult& b) {
     return j;
 }
 
-template <class T>
-T field(const json& j, const char* key, const std::string& where) {
-    if (!j.contains(key)) throw Error(where + ": missing field '" + key + "'");
-    try {
-        return j.at(key).get<T>();
-    } catch (const json::exception&) {
-        throw Error(where + ": field '" + key + "' has the wrong type");
-    }
-}
-
 BenchmarkResult benchmark_from_json(const json& j, const std::string& where) {
     if (!j.is_object()) throw Error(where + ": not an object");
     BenchmarkResult b;
-    b.name = field<std::string>(j, "name", where);
-    b.program = field<std::string>(j, "program", where);
-    b.dataset = field<std::string>(j, "dataset", where);
+    b.name = json_field<std::string>(j, "name", where);
+    b.program = json_field<std::string>(j, "program", where);
+    b.dataset = json_field<std::string>(j, "dataset", where);
     b.variant = j.value("variant", "");
     b.picked = j.value("picked", "");
     if (j.contains("config")) {
@@ -197,11 +188,11 @@ BenchmarkResult benchmark_from_json(const json& j, const std::string& where) {
         b.pick_cost_ms = pick.value("cost_ms", 0.0);
         b.pick_candidates_ms = pick.value("candidates_ms", std::map<std::string, double>{});
     }
-    b.backend = field<std::string>(j, "backend", where);
+    b.backend = json_field<std::string>(j, "backend", where);
     b.launch = j.value("launch", "stream");
-    b.device = field<std::string>(j, "device", where);
+    b.device = json_field<std::string>(j, "device", where);
     b.math = j.value("math", "default");
-    const std::string status = field<std::string>(j, "status", where);
+    const std::string status = json_field<std::string>(j, "status", where);
     try {
         b.status = status_from_string(status);
     } catch (const Error& e) {
@@ -237,7 +228,7 @@ BenchmarkResult benchmark_from_json(const json& j, const std::string& where) {
         b.batch_runs = integer_field<std::int64_t>(j["batch"], "runs", where, "batch.runs");
         if (!(b.batch_ms >= 0)) throw Error(where + ": batch.ms is negative or not a number");
         if (j["batch"].contains("samples_ms"))
-            b.batch_samples_ms = field<std::vector<double>>(j["batch"], "samples_ms", where + ": batch");
+            b.batch_samples_ms = json_field<std::vector<double>>(j["batch"], "samples_ms", where + ": batch");
         for (double x : b.batch_samples_ms)
             if (!(x >= 0)) throw Error(where + ": batch.samples_ms holds a negative or non-numeric value");
     }
@@ -254,7 +245,7 @@ BenchmarkResult benchmark_from_json(const json& j, const std::string& where) {
         b.upload_ms = j["transfer"].value("upload_ms", 0.0);
         b.download_ms = j["transfer"].value("download_ms", 0.0);
     }
-    b.samples_ms = field<std::vector<double>>(j, "samples_ms", where);
+    b.samples_ms = json_field<std::vector<double>>(j, "samples_ms", where);
     for (double s : b.samples_ms)
         if (!(s >= 0)) throw Error(where + ": samples_ms holds a negative or non-numeric value");
     b.summary = summarize(b.samples_ms);

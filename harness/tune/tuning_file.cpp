@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "support/atomic_file.hpp"
+#include "support/json_field.hpp"
 
 namespace tb {
 
@@ -56,24 +57,14 @@ json to_json(const TuningFile& f) {
 
 namespace {
 
-template <class T>
-T field(const json& j, const char* key, const std::string& where) {
-    if (!j.contains(key)) throw Error(where + ": missing field '" + key + "'");
-    try {
-        return j.at(key).get<T>();
-    } catch (const json::exception&) {
-        throw Error(where + ": field '" + key + "' has the wrong type");
-    }
-}
-
 TuningEntry entry_from_json(const json& j, const std::string& where) {
     if (!j.is_object()) throw Error(where + ": not an object");
     TuningEntry e;
-    e.key.device = field<std::string>(j, "device", where);
-    e.key.driver = field<std::string>(j, "driver", where);
-    e.key.backend = field<std::string>(j, "backend", where);
-    e.key.program = field<std::string>(j, "program", where);
-    e.key.dataset = field<std::string>(j, "dataset", where);
+    e.key.device = json_field<std::string>(j, "device", where);
+    e.key.driver = json_field<std::string>(j, "driver", where);
+    e.key.backend = json_field<std::string>(j, "backend", where);
+    e.key.program = json_field<std::string>(j, "program", where);
+    e.key.dataset = json_field<std::string>(j, "dataset", where);
     if (!j.contains("config") || !j["config"].is_object()) throw Error(where + ": field 'config' is missing or not an object");
     for (const auto& [name, value] : j["config"].items()) {
         if (!value.is_number_integer()) throw Error(where + ": config." + name + " is not an integer");
