@@ -27,15 +27,6 @@ std::string cpu_model() {
     return "unknown";
 }
 
-std::string utc_now() {
-    const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
-
 }  // namespace
 
 nlohmann::json host_environment(const std::vector<std::string>& argv) {
@@ -53,6 +44,15 @@ nlohmann::json host_environment(const std::vector<std::string>& argv) {
             {"cpu_affinity", cpu_list_text(allowed_cpus())},
             {"compiler", std::string("g++ ") + __VERSION__},
             {"command_line", argv}};
+}
+
+std::string utc_now() {
+    const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
 }
 
 }  // namespace tb

@@ -2,23 +2,14 @@
 
 #include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <ostream>
 
 #include "measure/interrupt.hpp"
+#include "results/environment.hpp"
 
 namespace tb {
 
 namespace {
-
-std::string utc_now() {
-    const std::time_t t = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
 
 std::string ms_text(double ms) {
     char b[32];
