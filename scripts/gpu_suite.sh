@@ -35,8 +35,9 @@ PREFIX=()
 
 if has build; then
   note "build"
+  # SUITE_BUILD_TARGETS: only these targets (e.g. tribench, when the tests are not run).
   if ! { cmake -S . -B $BUILD -G Ninja -DCMAKE_BUILD_TYPE=Release "${PREFIX[@]}" ${SUITE_CMAKE_ARGS:-} &&
-         cmake --build $BUILD; } >"$LOGS/build.log" 2>&1; then
+         cmake --build $BUILD ${SUITE_BUILD_TARGETS:+--target $SUITE_BUILD_TARGETS}; } >"$LOGS/build.log" 2>&1; then
     tail -30 "$LOGS/build.log"; note "build FAILED"; status=1
   fi
 fi
@@ -70,37 +71,6 @@ if has run && [[ -x $TB ]]; then
       python3 scripts/launch_rate.py "$OUT/results.json"; } >"$OUT/tables.md" 2>>"$LOGS/run.log" || status=1
   fi
 fi
-# Stage "default": the README's main job, `tribench run` with no options (its default budget),
-# timed; then spmv `auto` against the fastest variant of that run.
-if has default && [[ -x $TB ]]; then
-  note "default"
-  start=$(date +%s); rc=0
-  timeout -s INT 600 "$TB" run --out "$OUT/default.json" >"$LOGS/default.log" 2>&1 || rc=$?
-  echo "default run (no options): $(( $(date +%s) - start )) s, exit $rc" | tee -a "$LOGS/robustness.txt"
-  ((rc > 1)) && status=1
-  grep -E "^tribench: .*benchmarks done" "$LOGS/default.log" | head -3 >>"$LOGS/robustness.txt"
-  if [[ -f $OUT/default.json ]]; then
-    python3 scripts/spmv_auto_table.py "$OUT/default.json" >"$LOGS/spmv-auto.md" 2>&1
-    cp "$LOGS/spmv-auto.md" "$OUT/"
-    tail -2 "$LOGS/spmv-auto.md" | tee -a "$LOGS/robustness.txt"
-  fi
-fi
-# Stage "signals": the default suite stopped by SIGINT, then by SIGTERM, SUITE_SIGNAL_AFTER
-# seconds in (default 60): every finished benchmark must be in the results file.
-if has signals && [[ -x $TB ]]; then
-  note "signals"
-  for sig in INT TERM; do
-    rm -f "$LOGS/sig-$sig.json" "$LOGS/sig-$sig.json.journal"
-    "$TB" run --out "$LOGS/sig-$sig.json" >"$LOGS/sig-$sig.log" 2>&1 &
-    pid=$!
-    sleep "${SUITE_SIGNAL_AFTER:-60}"
-    sent=$(date +%s.%N); kill -s "$sig" $pid; rc=0; wait $pid || rc=$?
-    took=$(python3 -c "import time; print(f'{time.time() - $sent:.1f}')")
-    python3 scripts/check_interrupted.py "$LOGS/sig-$sig.json" $rc $sig | sed "s/\$/; stopped ${took} s after the signal/" |
-      tee -a "$LOGS/robustness.txt"
-    [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
-  done
-fi
 # Stage "hang": tests/robustness/spinning_kernel's Mandelbrot never ends on 512x512. On each
 # backend it must fail within --kernel-timeout, the other two datasets validate, and the next
 # process must find the device usable.
@@ -126,30 +96,69 @@ PY
 ) || status=1
     rc2=0; "$TB" run -p mandelbrot -b "$backend" --small --min-time 0.1 >"$LOGS/hang-after-$backend.log" 2>&1 || rc2=$?
     echo "spinning kernel on $backend: exit $rc after $took s, $verdict; next process: exit $rc2" |
-      tee -a "$LOGS/robustness.txt"
+      tee -a "$OUT/robustness.txt"
     ((rc2)) && status=1
   done
 fi
-# Stage "tune": `tribench tune` of SUITE_TUNE_PROGRAMS (default mandelbrot,stencil) with
-# SUITE_TUNE_BUDGET seconds (default 120), then the same selection run tuned and untuned.
-if has tune && [[ -x $TB ]]; then
-  note "tune"
+# Stage "default": the README's main job, `tribench run` with no options (its default budget),
+# timed; then spmv `auto` against the fastest variant of that run.
+if has default && [[ -x $TB ]]; then
+  note "default"
   start=$(date +%s); rc=0
-  "$TB" tune -p "${SUITE_TUNE_PROGRAMS:-mandelbrot,stencil}" --budget "${SUITE_TUNE_BUDGET:-120}" \
-    -o "$OUT/tuning.json" >"$LOGS/tune.log" 2>&1 || rc=$?
-  echo "tune ${SUITE_TUNE_PROGRAMS:-mandelbrot,stencil}: $(( $(date +%s) - start )) s, exit $rc" | tee -a "$LOGS/robustness.txt"
+  timeout -s INT 600 "$TB" run --out "$OUT/default.json" >"$LOGS/default.log" 2>&1 || rc=$?
+  echo "default run (no options): $(( $(date +%s) - start )) s, exit $rc" | tee -a "$OUT/robustness.txt"
   ((rc > 1)) && status=1
-  if [[ -f $OUT/tuning.json ]]; then
-    for t in none "$OUT/tuning.json"; do
-      tag=$([[ $t == none ]] && echo untuned || echo tuned)
-      "$TB" run -p "${SUITE_TUNE_PROGRAMS:-mandelbrot,stencil}" --tuning "$t" --out "$LOGS/run-$tag.json" \
-        >"$LOGS/run-$tag.log" 2>&1 || status=1
-    done
-    "$TB" compare "$LOGS/run-untuned.json" "$LOGS/run-tuned.json" >"$LOGS/tuned-vs-untuned.txt" 2>&1
-    tail -25 "$LOGS/tuned-vs-untuned.txt"
+  grep -E "^tribench: .*benchmarks done" "$LOGS/default.log" | head -3 >>"$OUT/robustness.txt"
+  if [[ -f $OUT/default.json ]]; then
+    python3 scripts/spmv_auto_table.py "$OUT/default.json" >"$LOGS/spmv-auto.md" 2>&1
+    cp "$LOGS/spmv-auto.md" "$OUT/"
+    tail -2 "$LOGS/spmv-auto.md" | tee -a "$OUT/robustness.txt"
   fi
 fi
-[[ -f $LOGS/robustness.txt ]] && cp "$LOGS/robustness.txt" "$OUT/"
+# Stage "signals": the default suite stopped by SIGINT, then by SIGTERM, SUITE_SIGNAL_AFTER
+# seconds in (default 60): every finished benchmark must be in the results file.
+if has signals && [[ -x $TB ]]; then
+  note "signals"
+  for sig in INT TERM; do
+    rm -f "$LOGS/sig-$sig.json" "$LOGS/sig-$sig.json.journal"
+    "$TB" run --out "$LOGS/sig-$sig.json" >"$LOGS/sig-$sig.log" 2>&1 &
+    pid=$!
+    sleep "${SUITE_SIGNAL_AFTER:-60}"
+    sent=$(date +%s.%N); kill -s "$sig" $pid; rc=0; wait $pid || rc=$?
+    took=$(python3 -c "import time; print(f'{time.time() - $sent:.1f}')")
+    python3 scripts/check_interrupted.py "$LOGS/sig-$sig.json" $rc $sig | sed "s/\$/; stopped ${took} s after the signal/" |
+      tee -a "$OUT/robustness.txt"
+    [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+  done
+fi
+# Stage "tune": `tribench tune` of SUITE_TUNE_PROGRAMS (default mandelbrot,stencil) with
+# SUITE_TUNE_BUDGET seconds (default 120) and SUITE_TUNE_ARGS, then the same selection run
+# untuned, tuned (each backend its own) and with cuda-native's configuration on every backend:
+# compare untuned/tuned, and compare --backends's two views (docs/tuning.md).
+if has tune && [[ -x $TB ]]; then
+  note "tune"
+  programs=${SUITE_TUNE_PROGRAMS:-mandelbrot,stencil}
+  start=$(date +%s); rc=0
+  # shellcheck disable=SC2086
+  "$TB" tune -p "$programs" --budget "${SUITE_TUNE_BUDGET:-120}" ${SUITE_TUNE_ARGS:-} \
+    -o "$OUT/tuning.json" >"$LOGS/tune.log" 2>&1 || rc=$?
+  echo "tune $programs: $(( $(date +%s) - start )) s, exit $rc" | tee -a "$OUT/robustness.txt"
+  ((rc > 1)) && status=1
+  if [[ -f $OUT/tuning.json ]]; then
+    for tag in untuned tuned shared; do
+      args=(--tuning "$OUT/tuning.json")
+      [[ $tag == untuned ]] && args=(--tuning none)
+      [[ $tag == shared ]] && args+=(--tuning-backend cuda-native)
+      "$TB" run -p "$programs" "${args[@]}" --budget "${SUITE_TUNE_RUN_BUDGET:-60}" --keep-going \
+        --out "$LOGS/run-$tag.json" >"$LOGS/run-$tag.log" 2>&1 || status=1
+    done
+    "$TB" compare "$LOGS/run-untuned.json" "$LOGS/run-tuned.json" >"$LOGS/tuned-vs-untuned.txt" 2>&1
+    "$TB" compare --backends "$LOGS/run-shared.json" --best "$LOGS/run-tuned.json" --markdown \
+      >"$OUT/two-views.md" 2>&1
+    tail -25 "$LOGS/tuned-vs-untuned.txt"
+    cat "$OUT/two-views.md"
+  fi
+fi
 if has timing && [[ -x $TB ]]; then
   note "timing"
   scripts/ncu_agreement.sh "$TB" "$LOGS/ncu" >"$LOGS/ncu.log" 2>&1 || status=1
@@ -201,7 +210,7 @@ for f in "$OUT"/*.json; do [[ -f $f ]] && gzip -f "$f"; done
 tar -C "$LOGS" -czf "$OUT/logs.tar.gz" . 2>/dev/null
 [[ -f $LOGS/run.log ]] && cp "$LOGS/run.log" "$OUT/summary.txt"
 [[ -f $LOGS/sanitize-summary.txt ]] && cat "$LOGS/sanitize-summary.txt"
-[[ -f $LOGS/robustness.txt ]] && { echo "== robustness"; cat "$LOGS/robustness.txt"; }
+[[ -f $OUT/robustness.txt ]] && { echo "== robustness"; cat "$OUT/robustness.txt"; }
 echo "== short table (exit $status)"
 [[ -f $LOGS/run.log ]] && cat "$LOGS/run.log" | tail -60
 exit $status

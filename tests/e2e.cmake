@@ -70,6 +70,33 @@ tb_cli_test(run_tuning_foreign_device 2 ONE_LINE
             ERR "foreign-device.json: tuned for Imaginary GPU 9000 \\(driver 1.0\\), not for .*--tuning none"
             ARGS run --program mandelbrot --dataset 128x128 --backend opencl
                  --tuning ${CMAKE_CURRENT_SOURCE_DIR}/data/tuning/foreign-device.json)
+# Borrowed configurations (docs/tuning.md, "Two cross-backend views", "Portability"): another
+# device's, then another backend's on it; each recorded with where it came from.
+tb_cli_test(run_tuning_device 0 FILE ${E2E_DIR}/mandelbrot-borrowed.json
+            FILE_MATCH "\"config_source\": \"tuned on Imaginary GPU 9000\""
+            ARGS run --program mandelbrot --dataset 128x128 --backend opencl --min-time 0.02 --timeout 0.5 --no-batch
+                 --tuning ${CMAKE_CURRENT_SOURCE_DIR}/data/tuning/two-backends.json --tuning-device "Imaginary GPU 9000"
+                 --out ${E2E_DIR}/mandelbrot-borrowed.json)
+tb_cli_test(run_tuning_backend 0 FILE ${E2E_DIR}/mandelbrot-shared.json
+            FILE_MATCH "\"group_x\": 8,[^}]*\"group_y\": 2[^}]*}[^}]*\"config_source\": \"tuned for cuda-native on Imaginary GPU 9000\""
+            ARGS run --program mandelbrot --dataset 128x128 --backend opencl --min-time 0.02 --timeout 0.5 --no-batch
+                 --tuning ${CMAKE_CURRENT_SOURCE_DIR}/data/tuning/two-backends.json --tuning-device "Imaginary GPU 9000"
+                 --tuning-backend cuda-native --out ${E2E_DIR}/mandelbrot-shared.json)
+set_tests_properties(e2e.run_tuning_device e2e.run_tuning_backend PROPERTIES FIXTURES_SETUP borrowed_runs)
+tb_cli_test(compare_each_at_its_best 0 OUT "opencl best.*each \"best\" column"
+            ARGS compare --backends ${E2E_DIR}/mandelbrot-shared.json --best ${E2E_DIR}/mandelbrot-borrowed.json
+                 --baseline opencl)
+set_tests_properties(e2e.compare_each_at_its_best PROPERTIES FIXTURES_REQUIRED borrowed_runs)
+tb_cli_test(compare_best_needs_backends 2 ONE_LINE ERR "--best applies to compare --backends"
+            ARGS compare a.json b.json --best c.json)
+tb_cli_test(run_tuning_backend_unknown 2 ONE_LINE ERR "--tuning-backend: unknown backend 'cuda-magic'"
+            ARGS run --program mandelbrot --backend opencl --tuning-backend cuda-magic
+                 --tuning ${CMAKE_CURRENT_SOURCE_DIR}/data/tuning/two-backends.json)
+tb_cli_test(run_tuning_backend_no_file 2 ONE_LINE ERR "--tuning-backend needs a tuning file"
+            ARGS run --program mandelbrot --backend opencl --tuning-backend opencl --tuning none)
+tb_cli_test(run_tuning_device_unmatched 2 ONE_LINE ERR "no configuration tuned on Nope GPU matches a benchmark of this run"
+            ARGS run --program mandelbrot --dataset 128x128 --backend opencl --tuning-device "Nope GPU"
+                 --tuning ${CMAKE_CURRENT_SOURCE_DIR}/data/tuning/two-backends.json)
 tb_cli_test(unwritable_out 2 ONE_LINE ERR "cannot write /nonexistent-dir/r.json"
             ARGS run --program mandelbrot --backend opencl --out /nonexistent-dir/r.json)
 if(TRIBENCH_HAVE_CUDA)
@@ -196,6 +223,12 @@ if(Python3_FOUND)
   add_test(NAME e2e.gb_json COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/gb_json_check.py
            $<TARGET_FILE:tribench> ${E2E_DIR}/gb_json)
   set_tests_properties(e2e.gb_json PROPERTIES TIMEOUT 600)
+endif()
+
+# scripts/portability.py: each device's tuning run here, and the table (docs/tuning.md).
+if(Python3_FOUND)
+  add_test(NAME e2e.portability COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/portability_check.py ${TB}
+           ${CMAKE_CURRENT_SOURCE_DIR}/data/tuning/two-backends.json ${E2E_DIR}/portability)
 endif()
 
 # scripts/opencl_ptx_to_prelude.py on real NVIDIA OpenCL output (docs/ptx-tools.md, "Running other PTX").

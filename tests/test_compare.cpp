@@ -600,6 +600,75 @@ TEST(BackendMatrix, NotesCellsTimedByAnotherClockThanTheirBaseline) {
     EXPECT_TRUE(backend_matrix(same, "cuda-native").notes.empty());
 }
 
+// Same-configuration run: opencl 1.25x slower than cuda-native; each at its best: opencl's own
+// configuration closes most of the gap. Each best cell is the best run's cell of the same row
+// and column, against that run's baseline.
+TEST(BackendMatrix, EachAtItsOwnBestBesideTheSameConfiguration) {
+    auto b = [](const std::string& backend, double median, std::uint64_t seed, const std::string& group_x,
+                const std::string& source) {
+        BenchmarkResult r = ::bench("mandelbrot/d/" + backend, timings(median, 40, seed), Status::Ok, backend);
+        r.config = {{"group_x", std::stoll(group_x)}};
+        r.config_source = source;
+        return r;
+    };
+    BackendMatrix same = backend_matrix(h100({b("cuda-native", 1.0, 61, "32", "tuned for cuda-native"),
+                                              b("opencl", 1.25, 62, "32", "tuned for cuda-native")}),
+                                        "cuda-native");
+    BenchmarkResult failed = b("cuda-prelude", 1.0, 63, "64", "tuned");
+    failed.status = Status::ValidationFailed;
+    const BackendMatrix best = backend_matrix(h100({b("cuda-native", 0.9, 64, "64", "tuned"),
+                                                    b("opencl", 0.95, 65, "16", "tuned"), failed}),
+                                              "cuda-native");
+    EXPECT_FALSE(same.has_best);
+    add_best_view(same, best);
+    ASSERT_TRUE(same.has_best);
+    ASSERT_EQ(same.columns, (std::vector<std::string>{"cuda-native", "opencl"}));  // best's extra column is not added
+    const auto& cells = same.rows[0].cells;
+    EXPECT_NEAR(cells[1].speedup, 0.8, 0.03);
+    EXPECT_TRUE(cells[1].best.present);
+    EXPECT_NEAR(cells[1].best.speedup, 0.9 / 0.95, 0.04);
+    EXPECT_DOUBLE_EQ(cells[1].best.speedup, best.rows[0].cells[2].speedup);
+    EXPECT_EQ(cells[1].best.config, "group_x=16");
+    EXPECT_EQ(cells[1].best.config_source, "tuned");
+    EXPECT_EQ(cells[1].config_source, "tuned for cuda-native");
+    EXPECT_TRUE(same.notes.empty()) << same.notes[0];  // one configuration per row in `same`
+
+    const std::string text = matrix_terminal(same, "same.json", false);
+    EXPECT_NE(text.find("opencl best"), std::string::npos) << text;
+    EXPECT_NE(text.find(format_ms(cells[0].best.median_ms) + " ms"), std::string::npos) << text;  // the baseline's best
+    EXPECT_NE(text.find((cells[1].best.significant ? "" : "~") + format_speedup(cells[1].best.speedup)), std::string::npos)
+        << text;
+    const std::string md = matrix_markdown(same, "same.json");
+    EXPECT_NE(md.find("| cuda-native | cuda-native best | opencl | opencl best |"), std::string::npos) << md;
+    const nlohmann::json j = matrix_json(same, "same.json");
+    EXPECT_EQ(j["views"], nlohmann::json({"same-configuration", "each-at-its-own-best"}));
+    EXPECT_DOUBLE_EQ(j["rows"][0]["cells"]["opencl"]["best"]["speedup"].get<double>(), cells[1].best.speedup);
+    EXPECT_EQ(j["rows"][0]["cells"]["opencl"]["config_source"], "tuned for cuda-native");
+
+    // A "same-configuration" run whose backends ran different configurations is named.
+    BackendMatrix mixed = backend_matrix(h100({b("cuda-native", 1.0, 66, "32", "device-default"),
+                                               b("opencl", 1.0, 67, "16", "tuned")}),
+                                         "cuda-native");
+    add_best_view(mixed, best);
+    ASSERT_EQ(mixed.notes.size(), 1u);
+    EXPECT_NE(mixed.notes[0].find("different configurations across backends in 1 row (mandelbrot/d/stream)"),
+              std::string::npos) << mixed.notes[0];
+    // The views need one baseline.
+    EXPECT_THROW(add_best_view(mixed, backend_matrix(h100({b("opencl", 1.0, 68, "16", "tuned")}), "opencl")), Error);
+
+    // The report shows both views per program: `report SAME --best BEST`.
+    const std::vector<LoadedResults> same_files = {
+        {"same.json", h100({b("cuda-native", 1.0, 61, "32", "device-default"), b("opencl", 1.25, 62, "32", "device-default")})}};
+    const std::vector<LoadedResults> best_files = {
+        {"best.json", h100({b("cuda-native", 0.9, 64, "64", "tuned"), b("opencl", 0.95, 65, "16", "tuned")})}};
+    const ReportOptions ro;
+    const std::string report = report_markdown(same_files, group_by_device(same_files, ro), ro, {},
+                                           group_by_device(best_files, ro));
+    EXPECT_NE(report.find("| dataset | cuda-native | cuda-native best | opencl | opencl best |"), std::string::npos) << report;
+    const std::string plain = report_markdown(same_files, group_by_device(same_files, ro), ro, {});
+    EXPECT_EQ(plain.find("opencl best"), std::string::npos) << plain;
+}
+
 // --- Futhark export ---------------------------------------------------------------------------
 
 TEST(FutharkExport, KeysFollowTheBenchmarkNames) {

@@ -33,6 +33,7 @@ void check_options(const CompareCmdOptions& o) {
         throw Error("compare --backends takes one results file, got " + std::to_string(o.files.size()));
     if (!o.backends && o.files.size() != 2)
         throw Error("compare takes two results files (OLD.json NEW.json), got " + std::to_string(o.files.size()));
+    if (!o.backends && !o.best.empty()) throw Error("--best applies to compare --backends");
     if (o.backends && (!o.noise.empty() || !o.junit.empty()))
         throw Error("--noise and --junit apply to compare OLD.json NEW.json, not to --backends");
     if (o.markdown_limit < 1000)
@@ -61,8 +62,14 @@ int cmd_compare(const CompareCmdOptions& o) {
     const bool color = use_color(o);
     if (o.backends) {
         const Results r = load_results_as(o.files[0], o.metric);
-        const BackendMatrix m = backend_matrix(r, o.baseline, o.alpha);
-        ReportInput in = matrix_report(m, describe_run(r, o.files[0]));
+        BackendMatrix m = backend_matrix(r, o.baseline, o.alpha);
+        std::string label = describe_run(r, o.files[0]);
+        if (!o.best.empty()) {
+            const Results best = load_results_as(o.best, o.metric);
+            add_best_view(m, backend_matrix(best, o.baseline, o.alpha));
+            label += "; each at its own best: " + describe_run(best, o.best);
+        }
+        ReportInput in = matrix_report(m, label);
         in.color = color;
         emit(o, render_report(output_format(o), in));
         return 0;

@@ -40,13 +40,16 @@ int cmd_report(const ReportCmdOptions& o) {
     ro.peak_gbps = o.peak_gbps;
     ro.peak_gflops = o.peak_gflops;
     const auto groups = group_by_device(files, ro);
+    std::vector<LoadedResults> best_files;
+    for (const auto& f : o.best) best_files.push_back({f, load_results_as(f, o.metric)});
+    const auto best_groups = group_by_device(best_files, ro);
     const std::string data_path = (fs::path(o.out) / "report-data.json").string();
     write_file_atomically(data_path, report_plot_data(groups, ro).dump(1) + "\n");
 
     std::vector<PlotEntry> plots;
     if (!o.no_plots) plots = draw_plots(data_path, o.out);
     const std::string md_path = (fs::path(o.out) / "REPORT.md").string();
-    write_file_atomically(md_path, report_markdown(files, groups, ro, plots));
+    write_file_atomically(md_path, report_markdown(files, groups, ro, plots, best_groups));
     std::cout << "wrote " << md_path << " and " << plots.size() << " plot" << (plots.size() == 1 ? "" : "s") << "\n";
     return 0;
 }

@@ -179,7 +179,14 @@ int cmd_run(const RunOptions& o) {
 
     auto slots = probe_requested(split_list(o.backends), &req.vendor);
     auto all_cases = plan_cases(req, slots);  // bad names fail here, before any output
-    apply_tuning(tuning, tuning_path, all_cases, slots, /*named=*/!o.tuning.empty());
+    const TuningBorrow borrow{o.tuning_backend, o.tuning_device};
+    if (borrow.any() && tuning_path.empty())
+        throw Error(std::string(o.tuning_backend.empty() ? "--tuning-device" : "--tuning-backend") +
+                    " needs a tuning file (--tuning FILE, or the default one: tribench tune)");
+    if (const auto& ids = backend_ids();
+        !o.tuning_backend.empty() && std::find(ids.begin(), ids.end(), o.tuning_backend) == ids.end())
+        throw Error("--tuning-backend: unknown backend '" + o.tuning_backend + "' (known: cuda-native, cuda-prelude, opencl)");
+    apply_tuning(tuning, tuning_path, all_cases, slots, /*named=*/!o.tuning.empty(), borrow);
     std::size_t available = 0;
     for (const auto& s : slots) {
         if (s.unavailable.empty()) ++available;

@@ -48,6 +48,8 @@ struct RunOptions {
     bool pin_cpus = false;           // --parallel-devices: each shard on its own share of the CPUs
     std::size_t repeat = 1;         // run the whole selection this many times in one process (soak tests)
     std::string tuning;              // --tuning FILE|none; empty: the default tuning file if it exists (docs/tuning.md)
+    std::string tuning_backend;      // --tuning-backend B: every backend runs the configuration tuned for B
+    std::string tuning_device;       // --tuning-device NAME: the configurations tuned on another device
     // A run that loses nothing (docs/robustness.md): --resume FILE carries on a run that was
     // cut short, from FILE's journal; --resume-anyway even if the command line differs.
     std::string resume;
@@ -130,6 +132,7 @@ struct CompareCmdOptions {
     std::string metric = "samples";  // samples | batch (harness/metric.hpp)
     std::vector<std::string> files;
     bool backends = false;               // one run's backend speedup matrix
+    std::string best;                    // --backends: the each-at-its-own-best run (docs/tuning.md)
     std::string baseline = "cuda-native";
     double alpha = 0.05;
     double threshold_pct = 5;
@@ -168,6 +171,7 @@ struct ReportCmdOptions {
     std::string metric = "samples";  // samples | batch (harness/metric.hpp)
     std::vector<std::string> files;
     std::string out;
+    std::vector<std::string> best;  // runs of each backend's own tuned configuration (docs/tuning.md)
     std::string baseline = "cuda-native";
     double alpha = 0.05;
     double peak_gbps = 0, peak_gflops = 0;  // roofline ceilings where no calibration ran

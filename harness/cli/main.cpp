@@ -112,6 +112,12 @@ int main(int argc, char** argv) {
     run->add_option("--tuning", run_opt.tuning,
                     "FILE: the tuned configurations to run with, or none: the device defaults (default: "
                     "$XDG_CACHE_HOME/tribench/tuning.json or ~/.cache/tribench/tuning.json if it exists; docs/tuning.md)");
+    run->add_option("--tuning-backend", run_opt.tuning_backend,
+                    "every backend runs the configuration tuned for this backend: the same-configuration view "
+                    "of compare --backends --best (docs/tuning.md)");
+    run->add_option("--tuning-device", run_opt.tuning_device,
+                    "run the configurations tuned on the device of this name (the portability table; "
+                    "docs/tuning.md)");
 
     tb::TuneOptions tune_opt;
     tune_opt.run.min_time_s = 0.1;  // configurations are compared, not reported: shorter sampling
@@ -172,6 +178,8 @@ int main(int argc, char** argv) {
     cmp->add_option("files", cmp_opt.files, "results files: OLD NEW, or one with --backends")->required();
     cmp->add_flag("--backends", cmp_opt.backends, "one run's speedup matrix: backends against --baseline");
     cmp->add_option("--baseline", cmp_opt.baseline, "baseline backend of --backends (default: cuda-native)");
+    cmp->add_option("--best", cmp_opt.best, "with --backends: a run where each backend ran its own tuned configuration; "
+                                            "adds the each-at-its-own-best view beside the file's (docs/tuning.md)");
     cmp->add_option("--alpha", cmp_opt.alpha, "significance level of the Mann-Whitney U test (default: 0.05)");
     cmp->add_option("--threshold", cmp_opt.threshold_pct, "percent slowdown that is a regression (default: 5)");
     cmp->add_option("--min-change", cmp_opt.min_change_pct,
@@ -209,6 +217,8 @@ int main(int argc, char** argv) {
     auto* rep = app.add_subcommand("report", "REPORT.md and PNG plots (python3 + matplotlib) from results files");
     rep->add_option("files", rep_opt.files, "results file(s)")->required();
     rep->add_option("-o,--out", rep_opt.out, "output folder")->required();
+    rep->add_option("--best", rep_opt.best, "results file(s) of a run where each backend ran its own tuned "
+                                            "configuration: the tables add the each-at-its-own-best view (docs/tuning.md)");
     rep->add_option("--baseline", rep_opt.baseline, "baseline backend of speedups (default: cuda-native)");
     rep->add_option("--alpha", rep_opt.alpha, "significance level (default: 0.05)");
     rep->add_option("--peak-gbps", rep_opt.peak_gbps, "roofline bandwidth ceiling, GB/s, where no calibration ran");

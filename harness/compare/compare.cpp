@@ -272,6 +272,8 @@ BackendMatrix backend_matrix(const Results& r, const std::string& baseline, doub
             cell.error = b->error;
             const DeviceRecord* d = find_device(r, b->device);
             cell.device = d ? d->info.name : b->device;
+            cell.config = b->config.empty() ? "" : to_string(b->config);
+            cell.config_source = b->config_source;
             if (b->status != Status::Ok) continue;
             device_names.insert(cell.device);
             cell.count = b->samples_ms.size();
@@ -305,6 +307,46 @@ BackendMatrix backend_matrix(const Results& r, const std::string& baseline, doub
                           " different devices (" + list + "): speedups across devices compare hardware too");
     }
     return m;
+}
+
+void add_best_view(BackendMatrix& same, const BackendMatrix& best) {
+    if (same.baseline != best.baseline)
+        throw Error("the two views need one baseline, got " + same.baseline + " and " + best.baseline);
+    same.has_best = true;
+    std::map<std::string, const MatrixRow*> best_rows;
+    for (const auto& r : best.rows) best_rows.emplace(r.key, &r);
+    std::vector<std::string> mixed;
+    for (auto& row : same.rows) {
+        std::set<std::string> configs;
+        for (const auto& c : row.cells)
+            if (c.present && !c.config.empty()) configs.insert(c.config);
+        if (configs.size() > 1) mixed.push_back(row.key);
+        const auto it = best_rows.find(row.key);
+        if (it == best_rows.end()) continue;
+        for (std::size_t ci = 0; ci < same.columns.size(); ++ci) {
+            const auto col = std::find(best.columns.begin(), best.columns.end(), same.columns[ci]);
+            if (col == best.columns.end()) continue;
+            const MatrixCell& b = it->second->cells[std::size_t(col - best.columns.begin())];
+            if (!b.present) continue;
+            MatrixCell::Best& out = row.cells[ci].best;
+            out.present = true;
+            out.status = b.status;
+            out.median_ms = b.median_ms;
+            out.speedup = b.speedup;
+            out.significant = b.significant;
+            out.config = b.config;
+            out.config_source = b.config_source;
+        }
+    }
+    if (!mixed.empty()) {
+        std::string list;
+        for (std::size_t i = 0; i < mixed.size() && i < 5; ++i) list += (i ? ", " : "") + mixed[i];
+        if (mixed.size() > 5) list += " and " + std::to_string(mixed.size() - 5) + " more";
+        same.notes.push_back("the same-configuration run used different configurations across backends in " +
+                             std::to_string(mixed.size()) + " row" + (mixed.size() == 1 ? "" : "s") + " (" + list +
+                             "): there its speedups mix configuration and backend (run --tuning-backend " +
+                             same.baseline + " shares one)");
+    }
 }
 
 }  // namespace tb

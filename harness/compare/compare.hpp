@@ -102,6 +102,18 @@ struct MatrixCell {
     // Read by another clock than the baseline cell where both backends read either clock
     // (CUDA's): the ratio then carries the events' 2-3 us a region (docs/measurement.md).
     bool clock_differs = false;
+    std::string config;         // to_string of the tuning configuration ("" for vendor rows)
+    std::string config_source;  // "tuned", "device-default", "tuned for cuda-native", ...
+    // The each-at-its-own-best view (add_best_view): this cell in a run where every backend
+    // ran the configuration tuned for it, against the baseline's cell of that run.
+    struct Best {
+        bool present = false;
+        Status status = Status::Error;
+        double median_ms = 0;
+        double speedup = 0;  // 0 when either is not ok
+        bool significant = false;
+        std::string config, config_source;
+    } best;
 };
 
 struct MatrixRow {
@@ -118,9 +130,17 @@ struct BackendMatrix {
     std::vector<MatrixRow> rows;       // in the order benchmarks first appear
     std::vector<std::string> notes;    // e.g. backends that ran on different devices
     double alpha = 0.05;
+    bool has_best = false;             // cells carry the each-at-its-own-best view
 };
 
 // Throws tb::Error when no benchmark has the baseline backend.
 BackendMatrix backend_matrix(const Results& r, const std::string& baseline, double alpha = 0.05);
+
+// Two cross-backend views (docs/tuning.md): `same` from a run where the backends shared each
+// configuration, `best` from a run where each backend ran its own tuned one (both with the
+// same baseline). Fills same's cells' `best` from best's cells of the same row and column,
+// and notes the rows where `same` ran different configurations across backends (then its
+// speedups mix configuration and backend too).
+void add_best_view(BackendMatrix& same, const BackendMatrix& best);
 
 }  // namespace tb

@@ -72,6 +72,28 @@ std::string cell_text(const MatrixCell& c, bool is_baseline) {
     return (c.significant ? "" : "~") + format_speedup(c.speedup);
 }
 
+std::string best_cell_text(const MatrixCell& c, bool is_baseline) {
+    const MatrixCell::Best& b = c.best;
+    if (!b.present) return "";
+    if (b.status != Status::Ok) return to_string(b.status);
+    if (is_baseline || b.speedup <= 0) return format_ms(b.median_ms) + " ms";
+    return (b.significant ? "" : "~") + format_speedup(b.speedup);
+}
+
+std::vector<MatrixColumn> matrix_columns(const BackendMatrix& m) {
+    std::vector<MatrixColumn> cols;
+    for (std::size_t ci = 0; ci < m.columns.size(); ++ci) {
+        const bool base = m.columns[ci].substr(0, m.columns[ci].find('@')) == m.baseline;
+        cols.push_back({m.columns[ci], ci, false, base});
+        if (m.has_best) cols.push_back({m.columns[ci] + " best", ci, true, base});
+    }
+    return cols;
+}
+
+std::string matrix_cell_text(const MatrixRow& r, const MatrixColumn& c) {
+    return c.best ? best_cell_text(r.cells[c.cell], c.is_baseline) : cell_text(r.cells[c.cell], c.is_baseline);
+}
+
 std::string baseline_ms(const BackendMatrix& m, const MatrixRow& r) {
     for (std::size_t ci = 0; ci < m.columns.size(); ++ci) {
         const MatrixCell& c = r.cells[ci];
@@ -85,7 +107,11 @@ std::string baseline_ms(const BackendMatrix& m, const MatrixRow& r) {
 std::string matrix_legend(const BackendMatrix& m) {
     return "speedup vs " + m.baseline + " = " + m.baseline +
            " median / backend median; ~ marks no significant difference (two-sided Mann-Whitney U, p >= " +
-           format_number("%g", m.alpha) + ")";
+           format_number("%g", m.alpha) + ")" +
+           (m.has_best ? "; each \"best\" column: the backend with the configuration tuned for it, against " +
+                             m.baseline + " with its own (the baseline's best column: its median); the gap between a "
+                             "column and its best is what configuration explains"
+                       : "");
 }
 
 }  // namespace tb

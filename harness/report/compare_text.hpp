@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "compare/compare.hpp"
 
@@ -27,6 +28,19 @@ std::size_t untestable(const Comparison& c);
 // A cell: the speedup against the baseline ("1.02x", "~0.98x" when not significant), the
 // median where the row has no baseline, or the status.
 std::string cell_text(const MatrixCell& c, bool is_baseline);
+// The same cell in the each-at-its-own-best view: the speedup, the baseline's median, or the
+// status; "" when that run lacks the cell.
+std::string best_cell_text(const MatrixCell& c, bool is_baseline);
+// The matrix's table columns after "benchmark" and the baseline's ms: each backend column,
+// followed by its "<column> best" one when the matrix has the each-at-its-best view.
+struct MatrixColumn {
+    std::string head;
+    std::size_t cell = 0;  // index into MatrixRow::cells
+    bool best = false;
+    bool is_baseline = false;
+};
+std::vector<MatrixColumn> matrix_columns(const BackendMatrix& m);
+std::string matrix_cell_text(const MatrixRow& r, const MatrixColumn& c);
 // The baseline column's median in a row; "" when it did not run ok.
 std::string baseline_ms(const BackendMatrix& m, const MatrixRow& r);
 // What the speedups mean.

@@ -57,7 +57,10 @@ struct PlotEntry {
 // (warnings) are ignored.
 std::vector<PlotEntry> parse_plot_manifest(const std::string& output);
 
+// best_groups: group_by_device of `report --best` files (each backend with its own tuned
+// configuration); each program's table then shows the each-at-its-own-best view beside.
 std::string report_markdown(const std::vector<LoadedResults>& files, const std::vector<DeviceGroup>& groups,
-                            const ReportOptions& o, const std::vector<PlotEntry>& plots);
+                            const ReportOptions& o, const std::vector<PlotEntry>& plots,
+                            const std::vector<DeviceGroup>& best_groups = {});
 
 }  // namespace tb

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "compare/compare.hpp"
+#include "report/compare_text.hpp"
 #include "report/text_format.hpp"
 #include "results/environment.hpp"
 #include "report/report.hpp"
@@ -102,28 +103,42 @@ void summary_section(std::ostringstream& out, const std::vector<DeviceGroup>& gr
 }
 
 // Median and speedup per backend, one row per dataset/variant/launch.
+const DeviceGroup* group_named(const std::vector<DeviceGroup>& groups, const std::string& device) {
+    for (const auto& g : groups)
+        if (g.device == device) return &g;
+    return nullptr;
+}
+
 void matrix_table(std::ostringstream& out, const BackendMatrix& m) {
     out << "Median time in ms (speedup vs " << markdown_escape(m.baseline)
-        << "; ~ marks no significant difference, two-sided Mann-Whitney U at p < " << printf_str("%g", m.alpha)
-        << "):\n\n| dataset |";
-    for (const auto& c : m.columns) out << " " << markdown_escape(c) << " |";
+        << "; ~ marks no significant difference, two-sided Mann-Whitney U at p < " << printf_str("%g", m.alpha) << ")";
+    if (m.has_best)
+        out << "; each \"best\" column: the backend with the configuration tuned for it, against "
+            << markdown_escape(m.baseline) << " with its own";
+    out << ":\n\n| dataset |";
+    const std::vector<MatrixColumn> columns = matrix_columns(m);
+    for (const auto& c : columns) out << " " << markdown_escape(c.head) << " |";
     out << "\n|:--|";
-    for (std::size_t i = 0; i < m.columns.size(); ++i) out << "--:|";
+    for (std::size_t i = 0; i < columns.size(); ++i) out << "--:|";
     out << "\n";
     for (const auto& r : m.rows) {
         // The section names the program already.
         const std::string label = r.label();
         const std::string key = label.rfind(r.program + "/", 0) == 0 ? label.substr(r.program.size() + 1) : label;
         out << "| " << markdown_escape(key) << " |";
-        for (std::size_t ci = 0; ci < m.columns.size(); ++ci) {
-            const MatrixCell& c = r.cells[ci];
+        for (const auto& col : columns) {
+            const MatrixCell& c = r.cells[col.cell];
+            const bool present = col.best ? c.best.present : c.present;
+            const Status status = col.best ? c.best.status : c.status;
+            const double median = col.best ? c.best.median_ms : c.median_ms;
+            const double speedup = col.best ? c.best.speedup : c.speedup;
+            const bool significant = col.best ? c.best.significant : c.significant;
             std::string text;
-            if (c.present && c.status != Status::Ok) text = to_string(c.status);
-            else if (c.present) {
-                const bool base = m.columns[ci].substr(0, m.columns[ci].find('@')) == m.baseline;
-                text = format_ms(c.median_ms);
-                if (c.speedup > 0)
-                    text += " (" + std::string(base || c.significant ? "" : "~") + format_speedup(c.speedup) + ")";
+            if (present && status != Status::Ok) text = to_string(status);
+            else if (present) {
+                text = format_ms(median);
+                if (speedup > 0)
+                    text += " (" + std::string(col.is_baseline || significant ? "" : "~") + format_speedup(speedup) + ")";
             }
             out << " " << markdown_escape(text) << " |";
         }
@@ -177,7 +192,8 @@ void failures_section(std::ostringstream& out, const std::vector<DeviceGroup>& g
 }  // namespace
 
 std::string report_markdown(const std::vector<LoadedResults>& files, const std::vector<DeviceGroup>& groups,
-                            const ReportOptions& o, const std::vector<PlotEntry>& plots) {
+                            const ReportOptions& o, const std::vector<PlotEntry>& plots,
+                            const std::vector<DeviceGroup>& best_groups) {
     std::ostringstream out;
     out << "# tribench report\n\nWritten by `tribench report` (tribench " << tribench_version() << ") from "
         << files.size() << " results file" << (files.size() == 1 ? "" : "s")
@@ -200,7 +216,18 @@ std::string report_markdown(const std::vector<LoadedResults>& files, const std::
                 one.devices = g.merged.devices;
                 for (const auto& b : g.merged.benchmarks)
                     if (b.program == p) one.benchmarks.push_back(b);
-                const BackendMatrix m = backend_matrix(one, base, o.alpha);
+                BackendMatrix m = backend_matrix(one, base, o.alpha);
+                const std::size_t notes_before = m.notes.size();  // the report lists the view's notes only
+                if (const DeviceGroup* bg = group_named(best_groups, g.device)) {
+                    Results best_one;
+                    best_one.devices = bg->merged.devices;
+                    for (const auto& b : bg->merged.benchmarks)
+                        if (b.program == p) best_one.benchmarks.push_back(b);
+                    if (program_baseline(best_one, p, base) == base)
+                        add_best_view(m, backend_matrix(best_one, base, o.alpha));
+                }
+                for (std::size_t i = notes_before; i < m.notes.size(); ++i)
+                    out << "> " << markdown_escape(m.notes[i]) << "\n\n";
                 if (base != o.baseline)
                     out << "> " << markdown_escape(o.baseline) << " has no ok result here: speedups are against "
                         << markdown_escape(base) << ".\n\n";

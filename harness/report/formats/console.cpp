@@ -211,16 +211,17 @@ std::string matrix_terminal(const BackendMatrix& m, const std::string& run, bool
     out << "\n";
     std::vector<std::string> head = {"benchmark", m.baseline + " ms"};
     std::vector<bool> right = {false, true};
-    for (const auto& c : m.columns) {
-        head.push_back(c);
+    const std::vector<MatrixColumn> columns = matrix_columns(m);
+    for (const auto& c : columns) {
+        head.push_back(c.head);
         right.push_back(true);
     }
     std::vector<std::vector<Cell>> rows;
     for (const auto& r : m.rows) {
         std::vector<Cell> cells = {{r.label()}, {baseline_ms(m, r)}};
-        for (std::size_t ci = 0; ci < m.columns.size(); ++ci) {
-            const bool is_base = m.columns[ci].substr(0, m.columns[ci].find('@')) == m.baseline;
-            cells.push_back({cell_text(r.cells[ci], is_base), is_base ? nullptr : cell_color(r.cells[ci])});
+        for (const auto& c : columns) {
+            const bool plain = c.is_baseline || c.best;  // colors mark the same-configuration verdict
+            cells.push_back({matrix_cell_text(r, c), plain ? nullptr : cell_color(r.cells[c.cell])});
         }
         rows.push_back(cells);
     }

@@ -65,6 +65,7 @@ json matrix_json(const BackendMatrix& m, const std::string& run) {
     json j = {{"schema", "tribench-backend-matrix"}, {"version", 1},          {"run", run},
               {"baseline", m.baseline},              {"alpha", m.alpha},      {"columns", m.columns},
               {"notes", m.notes},                    {"rows", json::array()}};
+    if (m.has_best) j["views"] = {"same-configuration", "each-at-its-own-best"};
     for (const auto& r : m.rows) {
         json row = {{"key", r.key}, {"program", r.program}, {"dataset", r.dataset}, {"variant", r.variant},
                     {"launch", r.launch}, {"cells", json::object()}};
@@ -85,6 +86,17 @@ json matrix_json(const BackendMatrix& m, const std::string& run) {
             if (ok) cell["clock"] = c.clock;
             if (c.clock_differs) cell["clock_differs"] = true;
             if (!c.error.empty()) cell["error"] = c.error;
+            if (!c.config.empty()) cell["config"] = c.config;
+            if (!c.config_source.empty()) cell["config_source"] = c.config_source;
+            if (c.best.present) {
+                const bool best_ok = c.best.status == Status::Ok;
+                cell["best"] = {{"status", to_string(c.best.status)},
+                                {"median_ms", number_or_null(best_ok, c.best.median_ms)},
+                                {"speedup", number_or_null(best_ok && c.best.speedup > 0, c.best.speedup)},
+                                {"significant", c.best.significant},
+                                {"config", c.best.config},
+                                {"config_source", c.best.config_source}};
+            }
             row["cells"][m.columns[ci]] = cell;
         }
         j["rows"].push_back(row);

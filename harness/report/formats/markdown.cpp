@@ -109,17 +109,15 @@ std::string matrix_markdown(const BackendMatrix& m, const std::string& run) {
     out << "### tribench backends: speedup vs " << markdown_escape(m.baseline) << "\n\n";
     out << "Run: " << markdown_escape(run) << "\n\n";
     for (const auto& n : m.notes) out << "> " << markdown_escape(n) << "\n\n";
+    const std::vector<MatrixColumn> columns = matrix_columns(m);
     out << "| benchmark | " << markdown_escape(m.baseline) << " ms |";
-    for (const auto& c : m.columns) out << " " << markdown_escape(c) << " |";
+    for (const auto& c : columns) out << " " << markdown_escape(c.head) << " |";
     out << "\n|:--|--:|";
-    for (std::size_t i = 0; i < m.columns.size(); ++i) out << "--:|";
+    for (std::size_t i = 0; i < columns.size(); ++i) out << "--:|";
     out << "\n";
     for (const auto& r : m.rows) {
         out << "| " << markdown_escape(r.label()) << " | " << baseline_ms(m, r) << " |";
-        for (std::size_t ci = 0; ci < m.columns.size(); ++ci) {
-            const bool is_base = m.columns[ci].substr(0, m.columns[ci].find('@')) == m.baseline;
-            out << " " << markdown_escape(cell_text(r.cells[ci], is_base)) << " |";
-        }
+        for (const auto& c : columns) out << " " << markdown_escape(matrix_cell_text(r, c)) << " |";
         out << "\n";
     }
     out << "\n" << markdown_escape(matrix_legend(m)) << ".\n";
