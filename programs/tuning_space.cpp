@@ -35,8 +35,8 @@ TuningConfig parse_tuning_config(const std::string& text) {
     return c;
 }
 
-TuningSpace& TuningSpace::param(std::string name, std::vector<std::int64_t> values, std::string doc) {
-    params_.push_back(TuningParam{std::move(name), std::move(values), std::move(doc)});
+TuningSpace& TuningSpace::param(std::string name, std::vector<std::int64_t> values, std::string doc, bool nvrtc_only) {
+    params_.push_back(TuningParam{std::move(name), std::move(values), std::move(doc), nvrtc_only});
     return *this;
 }
 

@@ -26,6 +26,9 @@ struct TuningParam {
     std::string name;
     std::vector<std::int64_t> values;  // allowed values, in the order a search tries them
     std::string doc;                   // one line: what it controls
+    // Read only where NVRTC compiles the kernels (cuda-native, cuda-prelude): a launch bound
+    // that OpenCL compilers never see. `tune` does not vary it on other backends.
+    bool nvrtc_only = false;
 };
 
 // A rule a configuration must meet. `check` returns "" when it holds, else one line saying
@@ -38,7 +41,7 @@ struct TuningConstraint {
 
 class TuningSpace {
 public:
-    TuningSpace& param(std::string name, std::vector<std::int64_t> values, std::string doc);
+    TuningSpace& param(std::string name, std::vector<std::int64_t> values, std::string doc, bool nvrtc_only = false);
     // A constraint whose reason is `rule` followed by the values it was checked on.
     TuningSpace& require(std::string rule, std::function<bool(const TuningConfig&, const DeviceInfo&)> holds);
     // A constraint that words its own reason.

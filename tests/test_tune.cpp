@@ -224,6 +224,28 @@ TEST(Search, SamplesLargeSpacesReproduciblyWithinMaxPoints) {
     EXPECT_EQ(std::count(a.points.begin(), a.points.end(), start), 1);
 }
 
+// A parameter the backend does not read stays at the start's value: 4 points of y, not 12.
+TEST(Search, PinnedParametersKeepTheStartValue) {
+    SearchSettings settings;
+    settings.pinned = {"x"};
+    const SearchPlan p = plan_search(three_by_four(), {{"x", 3}, {"y", 20}}, DeviceInfo{}, settings);
+    ASSERT_EQ(p.points.size(), 4u);
+    for (const auto& c : p.points) EXPECT_EQ(c.at("x"), 3) << to_string(c);
+    EXPECT_EQ(p.allowed, 4u);
+    settings.exhaustive_limit = 2;  // sampled: the same rule
+    const SearchPlan q = plan_search(three_by_four(), {{"x", 1}, {"y", 10}}, DeviceInfo{}, settings);
+    EXPECT_FALSE(q.exhaustive);
+    for (const auto& c : q.points) EXPECT_EQ(c.at("x"), 1) << to_string(c);
+}
+
+// fft's launch bounds are NVRTC's alone (TB_LAUNCH_BOUNDS is empty under OpenCL compilers).
+TEST(Search, FftLaunchBoundsAreNvrtcOnly) {
+    std::vector<std::string> nvrtc_only;
+    for (const auto& p : find_program("fft").tuning_space().params())
+        if (p.nvrtc_only) nvrtc_only.push_back(p.name);
+    EXPECT_EQ(nvrtc_only, (std::vector<std::string>{"cuda_min_groups_per_sm", "cuda_min_groups_per_sm_r4096"}));
+}
+
 // ---- the tuning file -----------------------------------------------------------------------
 
 TuningEntry sample_entry(const std::string& device, const std::string& dataset) {

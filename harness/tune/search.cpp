@@ -17,9 +17,17 @@ SearchPlan plan_search(const TuningSpace& space, const TuningConfig& start, cons
     const bool start_ok = space.refusal(start, dev).empty();
     std::vector<TuningConfig> allowed;
     const std::uint64_t grid = space.grid_size();
+    auto keeps_pinned = [&](const TuningConfig& c) {
+        for (const auto& name : s.pinned) {
+            const auto a = c.find(name), b = start.find(name);
+            if (a != c.end() && b != start.end() && a->second != b->second) return false;
+        }
+        return true;
+    };
     if (grid <= kEnumerableGrid) {
         for (std::uint64_t i = 0; i < grid; ++i) {
             TuningConfig c = space.point(i);
+            if (!keeps_pinned(c)) continue;
             if (std::string why = space.refusal(c, dev); why.empty()) allowed.push_back(std::move(c));
             else plan.refused.push_back({std::move(c), std::move(why)});
         }
@@ -32,6 +40,7 @@ SearchPlan plan_search(const TuningSpace& space, const TuningConfig& start, cons
             const std::uint64_t i = pick(rng);
             if (!drawn.insert(i).second) continue;
             TuningConfig c = space.point(i);
+            if (!keeps_pinned(c)) continue;
             if (std::string why = space.refusal(c, dev); why.empty()) allowed.push_back(std::move(c));
             else plan.refused.push_back({std::move(c), std::move(why)});
         }

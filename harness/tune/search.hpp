@@ -15,6 +15,9 @@ struct SearchSettings {
     std::size_t exhaustive_limit = 64;  // spaces with at most this many allowed points are tried whole
     std::size_t max_points = 32;        // larger spaces: at most this many points, the default included
     std::uint64_t seed = 1;             // of the random order
+    // Parameters the backend does not read (TuningParam::nvrtc_only off NVRTC): kept at the
+    // start's value, so that no two points run the same kernels.
+    std::vector<std::string> pinned;
 };
 
 struct RefusedPoint {

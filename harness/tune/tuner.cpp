@@ -76,7 +76,11 @@ TuneOutcome tune_group(std::vector<BackendSlot>& slots, const std::vector<Case>&
     const DeviceInfo& dev = slots[first.slot].devices[first.device];
     out.key = tuning_key(dev, slots[first.slot].id, first.program->name(), first.dataset.name);
     const TuningConfig start = first.program->default_config(dev);
-    out.plan = plan_search(first.program->tuning_space(), start, dev, search);
+    SearchSettings settings = search;
+    if (slots[first.slot].id == "opencl")
+        for (const auto& p : first.program->tuning_space().params())
+            if (p.nvrtc_only) settings.pinned.push_back(p.name);
+    out.plan = plan_search(first.program->tuning_space(), start, dev, settings);
     progress << "tune: " << describe(out.key) << ": " << out.plan.points.size() << " configurations, " << out.plan.strategy
              << "; " << out.plan.refused.size() << " refused by the space's constraints\n";
     const auto t0 = std::chrono::steady_clock::now();

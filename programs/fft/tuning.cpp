@@ -129,7 +129,8 @@ const TuningSpace& tuning_space() {
         for (const auto& f : fields()) {
             std::vector<std::int64_t> values = f.values;
             if (std::find(values.begin(), values.end(), f.get(active)) == values.end()) values.push_back(f.get(active));
-            s.param(f.name, values, f.doc);
+            // The launch bounds' minimum groups per SM: OpenCL compilers never see them.
+            s.param(f.name, values, f.doc, /*nvrtc_only=*/std::string(f.name).rfind("cuda_", 0) == 0);
         }
         s.require_explained("2^log2_group <= the device's maximum work-group size", [](const TuningConfig& c, const DeviceInfo& d) {
             const std::int64_t n = std::int64_t(1) << c.at("log2_group");
