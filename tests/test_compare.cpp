@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "compare/compare.hpp"
+#include "report/compare_text.hpp"
 #include "report/formats/console.hpp"
 #include "report/formats/futhark.hpp"
 #include "report/formats/json.hpp"
@@ -667,6 +668,18 @@ TEST(BackendMatrix, EachAtItsOwnBestBesideTheSameConfiguration) {
     EXPECT_NE(report.find("| dataset | cuda-native | cuda-native best | opencl | opencl best |"), std::string::npos) << report;
     const std::string plain = report_markdown(same_files, group_by_device(same_files, ro), ro, {});
     EXPECT_EQ(plain.find("opencl best"), std::string::npos) << plain;
+}
+
+// A tuned run against an untuned one differs in every configuration: five notes, then a count.
+TEST(Compare, LongNoteListsEndInACount) {
+    std::vector<std::string> notes;
+    for (int i = 0; i < 7; ++i) notes.push_back("b" + std::to_string(i));
+    const auto shown = first_notes(notes);
+    ASSERT_EQ(shown.size(), 6u);
+    EXPECT_EQ(shown[4], "b4");
+    EXPECT_EQ(shown[5], "... and 2 more (tribench compare --json lists them all)");
+    notes.pop_back();
+    EXPECT_EQ(first_notes(notes), notes) << "one more note than shown is shown, not counted";
 }
 
 // --- Futhark export ---------------------------------------------------------------------------

@@ -64,6 +64,13 @@ std::size_t untestable(const Comparison& c) {
     }));
 }
 
+std::vector<std::string> first_notes(const std::vector<std::string>& notes, std::size_t shown) {
+    if (notes.size() <= shown + 1) return notes;
+    std::vector<std::string> out(notes.begin(), notes.begin() + std::ptrdiff_t(shown));
+    out.push_back("... and " + std::to_string(notes.size() - shown) + " more (tribench compare --json lists them all)");
+    return out;
+}
+
 std::string cell_text(const MatrixCell& c, bool is_baseline) {
     if (!c.present) return "";
     if (c.status != Status::Ok) return to_string(c.status);

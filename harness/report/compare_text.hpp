@@ -24,6 +24,10 @@ std::string rule_line(const Comparison& c);
 // Benchmarks ok on both sides with too few samples to ever reach p < alpha.
 std::size_t untestable(const Comparison& c);
 
+// At most the first `shown` of `notes`, then "... and N more (tribench compare --json lists
+// them all)": a tuned run against an untuned one differs in every benchmark's configuration.
+std::vector<std::string> first_notes(const std::vector<std::string>& notes, std::size_t shown = 5);
+
 // --- one run's backends ---
 // A cell: the speedup against the baseline ("1.02x", "~0.98x" when not significant), the
 // median where the row has no baseline, or the status.

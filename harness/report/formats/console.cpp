@@ -176,7 +176,7 @@ std::string comparison_terminal(const Comparison& c, const RunLabels& l, bool co
     out << "OLD: " << l.old_run << "\nNEW: " << l.new_run << "\n";
     for (const auto& m : c.device_mismatches) out << "warning: --force: " << m << "\n";
     for (const auto& m : c.clock_mismatches) out << "warning: different clocks: " << m << "\n";
-    for (const auto& m : c.config_mismatches) out << "note: different configurations: " << m << "\n";
+    for (const auto& m : first_notes(c.config_mismatches)) out << "note: different configurations: " << m << "\n";
     out << "\n";
     std::vector<std::vector<Cell>> rows;
     for (const auto& b : c.benchmarks) {

@@ -61,7 +61,8 @@ std::string comparison_markdown(const Comparison& c, const RunLabels& l, std::si
     head << "OLD: " << markdown_escape(l.old_run) << "  \nNEW: " << markdown_escape(l.new_run) << "\n\n";
     for (const auto& m : c.device_mismatches) head << "> **warning** (--force): " << markdown_escape(m) << "\n\n";
     for (const auto& m : c.clock_mismatches) head << "> **warning** (different clocks): " << markdown_escape(m) << "\n\n";
-    for (const auto& m : c.config_mismatches) head << "> **note** (different configurations): " << markdown_escape(m) << "\n\n";
+    for (const auto& m : first_notes(c.config_mismatches))
+        head << "> **note** (different configurations): " << markdown_escape(m) << "\n\n";
     std::string tail = "\n**Summary:** " + summary_line(c) + ".  \n" + markdown_escape(rule_line(c)) + ".\n";
     if (const std::size_t n = untestable(c))
         tail += "Note: " + std::to_string(n) + " benchmark" + (n == 1 ? " has" : "s have") +
