@@ -538,6 +538,18 @@ struct FakeRun {
     }
 };
 
+// --budget bounds exhaustive searches too: once the key's share is spent, the default alone.
+TEST(Tuner, BudgetCutsEvenAnExhaustiveSearchAfterTheDefault) {
+    FakeRun f;
+    const auto groups = tuning_groups(f.cases, f.slots);
+    std::ostringstream progress;
+    const TuneOutcome out = tune_group(f.slots, groups[0], quick_options(), SearchSettings{}, 1e-9, progress);
+    ASSERT_EQ(out.trials.size(), 1u) << progress.str();
+    EXPECT_EQ(to_string(out.trials[0].config), "group=16");
+    EXPECT_EQ(out.entry().strategy, "exhaustive, cut by --budget after 1 of 5");
+    EXPECT_NE(progress.str().find("budget of 1e-09 s spent after 1 configurations"), std::string::npos) << progress.str();
+}
+
 TEST(Tuner, NeverPicksAConfigurationThatFailedToCompileOrValidate) {
     FakeRun f;
     const auto groups = tuning_groups(f.cases, f.slots);

@@ -141,7 +141,8 @@ int main(int argc, char** argv) {
     tune->add_option("--timing", tune_opt.run.timing, "gated (default) or plain, as for run");
     tune->add_option("-o,--out", tune_opt.out, "the tuning file to write (default: $XDG_CACHE_HOME/tribench/tuning.json "
                                                "or ~/.cache/tribench/tuning.json); other keys' entries are kept");
-    tune->add_option("--budget", tune_opt.budget_s, "seconds for the sampled spaces' search, shared by the keys (default: none)");
+    tune->add_option("--budget", tune_opt.budget_s, "seconds for the whole search, shared by the keys; each key's default is always tried "
+                                                       "(default: none)");
     tune->add_option("--exhaustive", tune_opt.exhaustive_limit, "try every configuration of a space with at most this "
                                                                 "many allowed points (default: 64)")
         ->check(tb::unsigned_integer(0, SIZE_MAX));

@@ -87,8 +87,10 @@ TuneOutcome tune_group(std::vector<BackendSlot>& slots, const std::vector<Case>&
     for (std::size_t i = 0; i < out.plan.points.size(); ++i) {
         if (interrupted()) break;
         const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        if (!out.plan.exhaustive && budget_s > 0 && i > 0 && spent >= budget_s) {
+        // The budget bounds every search, exhaustive ones too: `tune --budget S` ends in about S.
+        if (budget_s > 0 && i > 0 && spent >= budget_s) {
             progress << "tune: budget of " << budget_s << " s spent after " << i << " configurations\n";
+            out.plan.strategy += ", cut by --budget after " + std::to_string(i) + " of " + std::to_string(out.plan.points.size());
             break;
         }
         Trial t = run_trial(slots, group, out.plan.points[i], ro);
