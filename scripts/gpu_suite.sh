@@ -37,7 +37,7 @@ if has build; then
   note "build"
   # SUITE_BUILD_TARGETS: only these targets (e.g. tribench, when the tests are not run).
   if ! { cmake -S . -B $BUILD -G Ninja -DCMAKE_BUILD_TYPE=Release "${PREFIX[@]}" ${SUITE_CMAKE_ARGS:-} &&
-         cmake --build $BUILD ${SUITE_BUILD_TARGETS:+--target $SUITE_BUILD_TARGETS}; } >"$LOGS/build.log" 2>&1; then
+         cmake --build $BUILD ${SUITE_BUILD_TARGETS:+--target $SUITE_BUILD_TARGETS} -- -k 0; } >"$LOGS/build.log" 2>&1; then
     tail -30 "$LOGS/build.log"; note "build FAILED"; status=1
   fi
 fi

@@ -1,6 +1,7 @@
 #include "measure/runner.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -9,6 +10,7 @@
 #include <iterator>
 #include <map>
 #include <mutex>
+#include <thread>
 #include <tuple>
 
 #include <benchmark/benchmark.h>
@@ -73,6 +75,7 @@ public:
     }
 
     Results collect() {
+        park_if_hung();
         settle_started();
         monitor_.reset();
         current_.reset();
@@ -187,7 +190,15 @@ private:
         return m;
     }
 
+    // Once the watchdog has declared a hang, this process only waits to be replaced
+    // (restart_after_hang): a driver call the teardown woke must not record its error, run the
+    // next benchmark on the broken context or write the results; the fresh process does.
+    void park_if_hung() const {
+        while (hung_.load()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+
     void fail(State& s, Status st, const std::string& why) {
+        park_if_hung();
         s.result.status = st;
         s.result.error = why;
         if (st != Status::Skipped && !opt_.keep_going) stop_ = true;
@@ -302,6 +313,7 @@ private:
     }
 
     void measure(std::size_t i, benchmark::State& st) {
+        park_if_hung();
         State& s = states_[i];
         // Google Benchmark runs a benchmark's repetitions before the next one starts: the
         // benchmarks started before this one are finished.
@@ -475,6 +487,7 @@ private:
             if (!s.started || s.settled) continue;
             s.settled = true;
             if (s.result.status == Status::Skipped) continue;
+            park_if_hung();
             BenchmarkResult done = s.result;
             finish(done);
             if (opt_.journal) opt_.journal->add_benchmark(done);
@@ -493,6 +506,7 @@ private:
             std::lock_guard<std::mutex> lock(identity_mutex_);
             failed = identity_;
         }
+        if (opt_.on_hang) hung_.store(true);  // it replaces or ends the process
         failed.status = Status::Error;
         char limit[32];
         std::snprintf(limit, sizeof limit, "%g", limit_s);
@@ -545,6 +559,7 @@ private:
     std::unique_ptr<RunMonitor> monitor_;
     std::map<std::string, int> journaled_devices_;
     std::mutex identity_mutex_;
+    std::atomic<bool> hung_{false};  // on_hang ran: see park_if_hung
     BenchmarkResult identity_;  // the benchmark being set up or measured: its name and keys
     std::chrono::steady_clock::time_point started_;
 
