@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <thread>
 #include <optional>
@@ -15,10 +16,14 @@
 
 #include <benchmark/benchmark.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "backend.hpp"
 #include "program.hpp"
 #include "measure/compiler_warnings.hpp"
 #include "measure/runner.hpp"
+#include "results/journal.hpp"
 
 namespace {
 
@@ -46,6 +51,11 @@ struct FakeBehaviour {
     bool scatters = false;                 // scatters_placement()
     std::vector<std::uint32_t> scatter_groups;  // the scatter grids' work-groups, in order
     std::string compile_log;               // the compiler's messages each compile returns
+    // The first kernel launch blocks until `torn_down` is set, then fails as a CUDA launch
+    // does when the context is torn down under it (a hung kernel; on_hang sets the flag).
+    bool first_launch_hangs = false;
+    std::atomic<bool> torn_down{false};
+    int launches_seen = 0;
 };
 FakeBehaviour behaviour;
 
@@ -84,6 +94,10 @@ public:
             behaviour.scatter_groups.push_back(grid.x);
             ++launches_;
             return;
+        }
+        if (behaviour.first_launch_hangs && behaviour.launches_seen++ == 0) {
+            while (!behaviour.torn_down.load()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            throw Error("cuStreamSynchronize failed: CUDA_ERROR_LAUNCH_FAILED (unspecified launch failure)");
         }
         ++region_launches_;
         ++launches_;
@@ -194,10 +208,15 @@ RunnerOptions quick_options() {
     return opt;
 }
 
+void reset_behaviour() {
+    behaviour.~FakeBehaviour();  // holds an atomic: not assignable
+    new (&behaviour) FakeBehaviour();
+}
+
 class RunnerTiming : public ::testing::Test {
 protected:
-    void SetUp() override { behaviour = FakeBehaviour{}; }
-    void TearDown() override { behaviour = FakeBehaviour{}; }
+    void SetUp() override { reset_behaviour(); }
+    void TearDown() override { reset_behaviour(); }
 };
 
 TEST_F(RunnerTiming, GatesWhereTheBackendCan) {
@@ -529,3 +548,39 @@ TEST(Runner, ClosesOneBackendsDeviceBeforeOpeningTheNext) {
 }
 
 }  // namespace
+
+// A hung kernel on a GPU: the watchdog declares the hang, journals it and replaces the
+// process; tearing the context down on the way wakes the measuring thread's driver call with
+// an error. That thread must then record nothing and run nothing more (the H100 showed a
+// second, wrong entry and the next benchmark run on the dead context). In a child process,
+// since the measuring thread never returns: on_hang wakes the driver call, waits, and exits
+// with the journal's verdict.
+TEST_F(RunnerTiming, AfterAHangTheMeasuringThreadRecordsNothingMore) {
+    const std::string path = ::testing::TempDir() + "hang_park.journal";
+    std::remove(path.c_str());
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        behaviour.first_launch_hangs = true;
+        auto journal = Journal::create(path, nlohmann::json{{"run", "test"}});
+        RunnerOptions opt = quick_options();
+        opt.batch = false;
+        opt.journal = journal.get();
+        opt.kernel_timeout_s = 0.3;
+        opt.on_hang = [&](const BenchmarkResult&) {
+            behaviour.torn_down = true;  // what closing the driver's descriptors does
+            std::this_thread::sleep_for(std::chrono::milliseconds(800));
+            const JournalContents j = read_journal(path);
+            const bool only_the_hang = j.benchmarks.size() == 1 && j.benchmarks[0].name == "fake/tiny/0" &&
+                                       j.benchmarks[0].error.find("did not finish within") != std::string::npos;
+            std::_Exit(only_the_hang ? 0 : 3);
+        };
+        run_fake(2, opt);
+        std::_Exit(4);  // the run ended: the hang was never declared
+    }
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 0) << "3: the journal holds more than the hang's entry; 4: no hang declared";
+    std::remove(path.c_str());
+}
