@@ -23,7 +23,9 @@ public:
 
 // "cuda-native", "cuda-prelude", "opencl", in that order.
 const std::vector<std::string>& backend_ids();
-// Throws tb::Error("unknown backend 'x' (known: ...)").
+// Throws tb::Error(unknown_backend(id)) for an id not in backend_ids().
 std::unique_ptr<Backend> make_backend(const std::string& id);
+// "unknown backend 'x' (known: cuda-native, cuda-prelude, opencl)".
+std::string unknown_backend(const std::string& id);
 
 }  // namespace tb

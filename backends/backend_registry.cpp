@@ -40,9 +40,13 @@ std::unique_ptr<Backend> make_backend(const std::string& id) {
     if (id == "cuda-native") return std::make_unique<UnbuiltBackend>(id, Dialect::Cuda);
     if (id == "cuda-prelude") return std::make_unique<UnbuiltBackend>(id, Dialect::OpenCL);
 #endif
+    throw Error(unknown_backend(id));
+}
+
+std::string unknown_backend(const std::string& id) {
     std::string known;
     for (const auto& k : backend_ids()) known += (known.empty() ? "" : ", ") + k;
-    throw Error("unknown backend '" + id + "' (known: " + known + ")");
+    return "unknown backend '" + id + "' (known: " + known + ")";
 }
 
 }  // namespace tb

@@ -626,24 +626,24 @@ TEST(BackendMatrix, EachAtItsOwnBestBesideTheSameConfiguration) {
     ASSERT_EQ(same.columns, (std::vector<std::string>{"cuda-native", "opencl"}));  // best's extra column is not added
     const auto& cells = same.rows[0].cells;
     EXPECT_NEAR(cells[1].speedup, 0.8, 0.03);
-    EXPECT_TRUE(cells[1].best.present);
-    EXPECT_NEAR(cells[1].best.speedup, 0.9 / 0.95, 0.04);
-    EXPECT_DOUBLE_EQ(cells[1].best.speedup, best.rows[0].cells[2].speedup);
-    EXPECT_EQ(cells[1].best.config, "group_x=16");
-    EXPECT_EQ(cells[1].best.config_source, "tuned");
+    ASSERT_TRUE(cells[1].best);
+    EXPECT_NEAR(cells[1].best->speedup, 0.9 / 0.95, 0.04);
+    EXPECT_DOUBLE_EQ(cells[1].best->speedup, best.rows[0].cells[2].speedup);
+    EXPECT_EQ(cells[1].best->config, "group_x=16");
+    EXPECT_EQ(cells[1].best->config_source, "tuned");
     EXPECT_EQ(cells[1].config_source, "tuned for cuda-native");
     EXPECT_TRUE(same.notes.empty()) << same.notes[0];  // one configuration per row in `same`
 
     const std::string text = matrix_terminal(same, "same.json", false);
     EXPECT_NE(text.find("opencl best"), std::string::npos) << text;
-    EXPECT_NE(text.find(format_ms(cells[0].best.median_ms) + " ms"), std::string::npos) << text;  // the baseline's best
-    EXPECT_NE(text.find((cells[1].best.significant ? "" : "~") + format_speedup(cells[1].best.speedup)), std::string::npos)
+    EXPECT_NE(text.find(format_ms(cells[0].best->median_ms) + " ms"), std::string::npos) << text;  // the baseline's best
+    EXPECT_NE(text.find((cells[1].best->significant ? "" : "~") + format_speedup(cells[1].best->speedup)), std::string::npos)
         << text;
     const std::string md = matrix_markdown(same, "same.json");
     EXPECT_NE(md.find("| cuda-native | cuda-native best | opencl | opencl best |"), std::string::npos) << md;
     const nlohmann::json j = matrix_json(same, "same.json");
     EXPECT_EQ(j["views"], nlohmann::json({"same-configuration", "each-at-its-own-best"}));
-    EXPECT_DOUBLE_EQ(j["rows"][0]["cells"]["opencl"]["best"]["speedup"].get<double>(), cells[1].best.speedup);
+    EXPECT_DOUBLE_EQ(j["rows"][0]["cells"]["opencl"]["best"]["speedup"].get<double>(), cells[1].best->speedup);
     EXPECT_EQ(j["rows"][0]["cells"]["opencl"]["config_source"], "tuned for cuda-native");
 
     // A "same-configuration" run whose backends ran different configurations is named.

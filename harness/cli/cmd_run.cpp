@@ -185,7 +185,7 @@ int cmd_run(const RunOptions& o) {
                     " needs a tuning file (--tuning FILE, or the default one: tribench tune)");
     if (const auto& ids = backend_ids();
         !o.tuning_backend.empty() && std::find(ids.begin(), ids.end(), o.tuning_backend) == ids.end())
-        throw Error("--tuning-backend: unknown backend '" + o.tuning_backend + "' (known: cuda-native, cuda-prelude, opencl)");
+        throw Error("--tuning-backend: " + unknown_backend(o.tuning_backend));
     apply_tuning(tuning, tuning_path, all_cases, slots, /*named=*/!o.tuning.empty(), borrow);
     std::size_t available = 0;
     for (const auto& s : slots) {

@@ -159,6 +159,14 @@ Comparison compare_results(const Results& old_r, const Results& new_r, const Com
 
 namespace {
 
+// "a, b, c, d, e and 3 more": the first five items of a note's list.
+std::string first_five(const std::vector<std::string>& items) {
+    std::string list;
+    for (std::size_t i = 0; i < items.size() && i < 5; ++i) list += (i ? ", " : "") + items[i];
+    if (items.size() > 5) list += " and " + std::to_string(items.size() - 5) + " more";
+    return list;
+}
+
 // "opencl@1" -> "opencl": the backend part of a column id.
 std::string column_backend(const std::string& column) { return column.substr(0, column.find('@')); }
 
@@ -293,9 +301,7 @@ BackendMatrix backend_matrix(const Results& r, const std::string& baseline, doub
         }
     }
     if (!clock_cells.empty()) {
-        std::string list;
-        for (std::size_t i = 0; i < clock_cells.size() && i < 5; ++i) list += (i ? ", " : "") + clock_cells[i];
-        if (clock_cells.size() > 5) list += " and " + std::to_string(clock_cells.size() - 5) + " more";
+        const std::string list = first_five(clock_cells);
         m.notes.push_back(std::to_string(clock_cells.size()) + " cell" + (clock_cells.size() == 1 ? " was" : "s were") +
                           " timed by another clock than the baseline's, where both backends read either: " + list +
                           "; CUDA events read about 2-3 us a region more than CUPTI's kernel timestamps");
@@ -328,20 +334,11 @@ void add_best_view(BackendMatrix& same, const BackendMatrix& best) {
             if (col == best.columns.end()) continue;
             const MatrixCell& b = it->second->cells[std::size_t(col - best.columns.begin())];
             if (!b.present) continue;
-            MatrixCell::Best& out = row.cells[ci].best;
-            out.present = true;
-            out.status = b.status;
-            out.median_ms = b.median_ms;
-            out.speedup = b.speedup;
-            out.significant = b.significant;
-            out.config = b.config;
-            out.config_source = b.config_source;
+            row.cells[ci].best = std::make_shared<const MatrixCell>(b);
         }
     }
     if (!mixed.empty()) {
-        std::string list;
-        for (std::size_t i = 0; i < mixed.size() && i < 5; ++i) list += (i ? ", " : "") + mixed[i];
-        if (mixed.size() > 5) list += " and " + std::to_string(mixed.size() - 5) + " more";
+        const std::string list = first_five(mixed);
         same.notes.push_back("the same-configuration run used different configurations across backends in " +
                              std::to_string(mixed.size()) + " row" + (mixed.size() == 1 ? "" : "s") + " (" + list +
                              "): there its speedups mix configuration and backend (run --tuning-backend " +

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -105,15 +106,9 @@ struct MatrixCell {
     std::string config;         // to_string of the tuning configuration ("" for vendor rows)
     std::string config_source;  // "tuned", "device-default", "tuned for cuda-native", ...
     // The each-at-its-own-best view (add_best_view): this cell in a run where every backend
-    // ran the configuration tuned for it, against the baseline's cell of that run.
-    struct Best {
-        bool present = false;
-        Status status = Status::Error;
-        double median_ms = 0;
-        double speedup = 0;  // 0 when either is not ok
-        bool significant = false;
-        std::string config, config_source;
-    } best;
+    // ran the configuration tuned for it, against the baseline's cell of that run; null where
+    // that run lacks it.
+    std::shared_ptr<const MatrixCell> best;
 };
 
 struct MatrixRow {

@@ -80,11 +80,11 @@ std::string cell_text(const MatrixCell& c, bool is_baseline) {
 }
 
 std::string best_cell_text(const MatrixCell& c, bool is_baseline) {
-    const MatrixCell::Best& b = c.best;
-    if (!b.present) return "";
-    if (b.status != Status::Ok) return to_string(b.status);
-    if (is_baseline || b.speedup <= 0) return format_ms(b.median_ms) + " ms";
-    return (b.significant ? "" : "~") + format_speedup(b.speedup);
+    if (!c.best) return "";
+    const MatrixCell& b = *c.best;
+    // The baseline's best is 1.00x by definition: its median says more.
+    if (b.status == Status::Ok && is_baseline) return format_ms(b.median_ms) + " ms";
+    return cell_text(b, is_baseline);
 }
 
 std::vector<MatrixColumn> matrix_columns(const BackendMatrix& m) {

@@ -103,6 +103,15 @@ void summary_section(std::ostringstream& out, const std::vector<DeviceGroup>& gr
 }
 
 // Median and speedup per backend, one row per dataset/variant/launch.
+// A group's benchmarks of one program, with the group's devices.
+Results program_results(const Results& merged, const std::string& program) {
+    Results one;
+    one.devices = merged.devices;
+    for (const auto& b : merged.benchmarks)
+        if (b.program == program) one.benchmarks.push_back(b);
+    return one;
+}
+
 const DeviceGroup* group_named(const std::vector<DeviceGroup>& groups, const std::string& device) {
     for (const auto& g : groups)
         if (g.device == device) return &g;
@@ -127,18 +136,13 @@ void matrix_table(std::ostringstream& out, const BackendMatrix& m) {
         const std::string key = label.rfind(r.program + "/", 0) == 0 ? label.substr(r.program.size() + 1) : label;
         out << "| " << markdown_escape(key) << " |";
         for (const auto& col : columns) {
-            const MatrixCell& c = r.cells[col.cell];
-            const bool present = col.best ? c.best.present : c.present;
-            const Status status = col.best ? c.best.status : c.status;
-            const double median = col.best ? c.best.median_ms : c.median_ms;
-            const double speedup = col.best ? c.best.speedup : c.speedup;
-            const bool significant = col.best ? c.best.significant : c.significant;
+            const MatrixCell* c = col.best ? r.cells[col.cell].best.get() : &r.cells[col.cell];
             std::string text;
-            if (present && status != Status::Ok) text = to_string(status);
-            else if (present) {
-                text = format_ms(median);
-                if (speedup > 0)
-                    text += " (" + std::string(col.is_baseline || significant ? "" : "~") + format_speedup(speedup) + ")";
+            if (c && c->present && c->status != Status::Ok) text = to_string(c->status);
+            else if (c && c->present) {
+                text = format_ms(c->median_ms);
+                if (c->speedup > 0)
+                    text += " (" + std::string(col.is_baseline || c->significant ? "" : "~") + format_speedup(c->speedup) + ")";
             }
             out << " " << markdown_escape(text) << " |";
         }
@@ -212,17 +216,10 @@ std::string report_markdown(const std::vector<LoadedResults>& files, const std::
             out << "### " << markdown_escape(p) << "\n\n";
             const std::string base = program_baseline(g.merged, p, o.baseline);
             if (!base.empty()) {
-                Results one;
-                one.devices = g.merged.devices;
-                for (const auto& b : g.merged.benchmarks)
-                    if (b.program == p) one.benchmarks.push_back(b);
-                BackendMatrix m = backend_matrix(one, base, o.alpha);
+                BackendMatrix m = backend_matrix(program_results(g.merged, p), base, o.alpha);
                 const std::size_t notes_before = m.notes.size();  // the report lists the view's notes only
                 if (const DeviceGroup* bg = group_named(best_groups, g.device)) {
-                    Results best_one;
-                    best_one.devices = bg->merged.devices;
-                    for (const auto& b : bg->merged.benchmarks)
-                        if (b.program == p) best_one.benchmarks.push_back(b);
+                    const Results best_one = program_results(bg->merged, p);
                     if (program_baseline(best_one, p, base) == base)
                         add_best_view(m, backend_matrix(best_one, base, o.alpha));
                 }

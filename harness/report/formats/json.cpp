@@ -88,14 +88,14 @@ json matrix_json(const BackendMatrix& m, const std::string& run) {
             if (!c.error.empty()) cell["error"] = c.error;
             if (!c.config.empty()) cell["config"] = c.config;
             if (!c.config_source.empty()) cell["config_source"] = c.config_source;
-            if (c.best.present) {
-                const bool best_ok = c.best.status == Status::Ok;
-                cell["best"] = {{"status", to_string(c.best.status)},
-                                {"median_ms", number_or_null(best_ok, c.best.median_ms)},
-                                {"speedup", number_or_null(best_ok && c.best.speedup > 0, c.best.speedup)},
-                                {"significant", c.best.significant},
-                                {"config", c.best.config},
-                                {"config_source", c.best.config_source}};
+            if (const MatrixCell* b = c.best.get()) {
+                const bool best_ok = b->status == Status::Ok;
+                cell["best"] = {{"status", to_string(b->status)},
+                                {"median_ms", number_or_null(best_ok, b->median_ms)},
+                                {"speedup", number_or_null(best_ok && b->speedup > 0, b->speedup)},
+                                {"significant", b->significant},
+                                {"config", b->config},
+                                {"config_source", b->config_source}};
             }
             row["cells"][m.columns[ci]] = cell;
         }
