@@ -703,6 +703,26 @@ TEST(SpmvAuto, InspectionTimesEachCandidateInTurnAndDropsTheHopeless) {
     EXPECT_EQ(dev.series, 1);  // one series: the candidates read by one clock
 }
 
+TEST(SpmvAuto, InspectionTimesShortKernelsMoreOften) {
+    // 0.15 ms a run: seven rounds reach kInspectMinMs (1.05 ms), an odd count.
+    ScriptedClockDevice dev;
+    dev.script = {{"scalar", {0.15}}, {"vector", {0.16}}, {"merge", {0.2}}};
+    spmv::inspect(dev, "scalar", candidates_of(dev));
+    EXPECT_EQ(dev.timed.size(), std::size_t(3 * 7));
+    // A 0.01 ms kernel stops at the cap; a hopeless candidate does not keep the rounds going.
+    ScriptedClockDevice tiny;
+    tiny.script = {{"scalar", {0.01}}, {"vector", {0.011}}, {"merge", {5.0}}};
+    const spmv::Inspection ins = spmv::inspect(tiny, "vector", candidates_of(tiny));
+    EXPECT_EQ(tiny.runs["merge"], 2);  // its warm-up and one timed run
+    EXPECT_EQ(tiny.timed.size(), std::size_t(1 + 2 * spmv::kInspectMaxRuns));
+    EXPECT_EQ(ins.picked, "scalar");
+    // Long kernels keep the minimum of kInspectRuns.
+    ScriptedClockDevice slow;
+    slow.script = {{"scalar", {3.0}}, {"vector", {2.5}}, {"merge", {2.6}}};
+    spmv::inspect(slow, "scalar", candidates_of(slow));
+    EXPECT_EQ(slow.timed.size(), std::size_t(3 * spmv::kInspectRuns));
+}
+
 TEST(SpmvAuto, InspectionKeepsThePriorWithinTheMarginAndTakesTheMedian) {
     ScriptedClockDevice dev;
     dev.script = {{"scalar", {0.50}}, {"vector", {0.49}}, {"merge", {1.2}}};

@@ -71,8 +71,13 @@ inline const std::vector<std::string>& candidate_variants() {
 // prior kept within the margin stays within target), and above the spread of the median of
 // a few runs (under 1% on an H100): a near tie does not flip the pick from run to run.
 inline constexpr double kPickMargin = 0.03;
-// Timed runs of each candidate after its warm-up. Odd, so the median is a run's own time.
+// Timed runs of each candidate after its warm-up: at least kInspectRuns, and more while a
+// candidate still in the race has spent under kInspectMinMs in them, up to kInspectMaxRuns.
+// Five runs of a 0.02 ms kernel left its median 12% off the benchmark's on an H100 (opencl,
+// powerlaw-s); fifty cost about a millisecond there. Odd, so the median is a run's own time.
 inline constexpr int kInspectRuns = 5;
+inline constexpr int kInspectMaxRuns = 51;
+inline constexpr double kInspectMinMs = 1.0;
 // A candidate whose first timed run takes more than this multiple of the fastest first run
 // cannot win and is timed no more: scalar on halfrow-l takes ~1 s a run on an H100, 3000x merge.
 inline constexpr double kHopelessFactor = 2;
@@ -107,9 +112,9 @@ struct Inspection {
 
 // Times every candidate on `dev` with the device's clock (Device::time_ms, in the timing mode
 // set on it; plainly after a GateTimeout, the mode restored on return): one untimed warm-up
-// run each, then kInspectRuns rounds that time each candidate once in turn (a drift of the
-// device or the host spreads over all of them alike), dropping the hopeless after the first
-// round; then choose_measured(prior, medians). The candidates' outputs are left as they
+// run each, then rounds that time each candidate once in turn (a drift of the device or the
+// host spreads over all of them alike), dropping the hopeless after the first round, as
+// many as kInspectRuns..kInspectMaxRuns say; then choose_measured(prior, medians). The candidates' outputs are left as they
 // are: the caller poisons them.
 Inspection inspect(Device& dev, const std::string& prior, const std::vector<Candidate>& candidates,
                    int runs = kInspectRuns);
