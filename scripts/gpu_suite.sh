@@ -131,32 +131,45 @@ if has signals && [[ -x $TB ]]; then
     [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
   done
 fi
-# Stage "tune": `tribench tune` of SUITE_TUNE_PROGRAMS (default mandelbrot,stencil) with
-# SUITE_TUNE_BUDGET seconds (default 120) and SUITE_TUNE_ARGS, then the same selection run
-# untuned, tuned (each backend its own) and with cuda-native's configuration on every backend:
-# compare untuned/tuned, and compare --backends's two views (docs/tuning.md).
+# Stage "tune": `tribench tune` of SUITE_TUNE_PROGRAMS (default mandelbrot,stencil; "all":
+# the default selection) with SUITE_TUNE_BUDGET seconds (default 120) and SUITE_TUNE_ARGS,
+# then the same selection run as SUITE_TUNE_VIEWS says (default "untuned tuned shared"):
+# untuned, tuned (each backend its own) and with cuda-native's configuration on every
+# backend, each with --budget SUITE_TUNE_RUN_BUDGET (default 60): compare untuned/tuned
+# (OUTDIR/tuned-vs-untuned.txt), and compare --backends's two views (docs/tuning.md).
 if has tune && [[ -x $TB ]]; then
   note "tune"
   programs=${SUITE_TUNE_PROGRAMS:-mandelbrot,stencil}
+  select=(-p "$programs"); [[ $programs == all ]] && select=()
   start=$(date +%s); rc=0
   # shellcheck disable=SC2086
-  "$TB" tune -p "$programs" --budget "${SUITE_TUNE_BUDGET:-120}" ${SUITE_TUNE_ARGS:-} \
+  "$TB" tune "${select[@]}" --budget "${SUITE_TUNE_BUDGET:-120}" ${SUITE_TUNE_ARGS:-} \
     -o "$OUT/tuning.json" >"$LOGS/tune.log" 2>&1 || rc=$?
-  echo "tune $programs: $(( $(date +%s) - start )) s, exit $rc" | tee -a "$OUT/robustness.txt"
+  echo "tune $programs (--budget ${SUITE_TUNE_BUDGET:-120}): $(( $(date +%s) - start )) s, exit $rc" | tee -a "$OUT/robustness.txt"
+  grep -c "^tune: .* configurations, " "$LOGS/tune.log" | sed 's/^/tuning keys searched: /' | tee -a "$OUT/robustness.txt"
   ((rc > 1)) && status=1
   if [[ -f $OUT/tuning.json ]]; then
-    for tag in untuned tuned shared; do
+    views=${SUITE_TUNE_VIEWS:-untuned tuned shared}
+    for tag in $views; do
       args=(--tuning "$OUT/tuning.json")
       [[ $tag == untuned ]] && args=(--tuning none)
       [[ $tag == shared ]] && args+=(--tuning-backend cuda-native)
-      "$TB" run -p "$programs" "${args[@]}" --budget "${SUITE_TUNE_RUN_BUDGET:-60}" --keep-going \
+      start=$(date +%s)
+      "$TB" run "${select[@]}" "${args[@]}" --budget "${SUITE_TUNE_RUN_BUDGET:-60}" --keep-going \
         --out "$LOGS/run-$tag.json" >"$LOGS/run-$tag.log" 2>&1 || status=1
+      echo "run $tag: $(( $(date +%s) - start )) s" | tee -a "$OUT/robustness.txt"
     done
-    "$TB" compare "$LOGS/run-untuned.json" "$LOGS/run-tuned.json" >"$LOGS/tuned-vs-untuned.txt" 2>&1
-    "$TB" compare --backends "$LOGS/run-shared.json" --best "$LOGS/run-tuned.json" --markdown \
-      >"$OUT/two-views.md" 2>&1
-    tail -25 "$LOGS/tuned-vs-untuned.txt"
-    cat "$OUT/two-views.md"
+    if [[ " $views " == *" untuned "* && " $views " == *" tuned "* ]]; then
+      "$TB" compare "$LOGS/run-untuned.json" "$LOGS/run-tuned.json" >"$OUT/tuned-vs-untuned.txt" 2>&1
+      tail -25 "$OUT/tuned-vs-untuned.txt"
+      python3 scripts/spmv_auto_table.py "$LOGS/run-tuned.json" >"$OUT/spmv-auto-tuned.md" 2>&1
+      tail -2 "$OUT/spmv-auto-tuned.md" | tee -a "$OUT/robustness.txt"
+    fi
+    if [[ " $views " == *" shared "* && " $views " == *" tuned "* ]]; then
+      "$TB" compare --backends "$LOGS/run-shared.json" --best "$LOGS/run-tuned.json" --markdown \
+        >"$OUT/two-views.md" 2>&1
+      cat "$OUT/two-views.md"
+    fi
   fi
 fi
 if has timing && [[ -x $TB ]]; then
