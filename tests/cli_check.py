@@ -8,7 +8,7 @@ the statuses recorded in the results JSON it wrote.
 
   cli_check.py --rc N [--err REGEX] [--out REGEX] [--one-line] [--no-file PATH]
                [--json PATH|- [--bench NAME=STATUS[:ERROR_REGEX] ...]] [--still-special PATH ...]
-               [--fifo-reader PATH]
+               [--fifo-reader PATH] [--file-match PATH=REGEX ...] [--file-lacks PATH=REGEX ...]
                [--sigint-when REGEX] [--sigint-after SECONDS] [--stop-within SECONDS]
                [--env NAME=VALUE ...] -- COMMAND ARGS...
 """
@@ -164,6 +164,9 @@ def main():
     ap.add_argument("--fifo-reader", help="make this FIFO and read it while the command runs: it must "
                                           "receive a results file")
     ap.add_argument("--timeout", type=float, default=600)
+    # A file the command writes (removed first): its text must match, or must not match, REGEX.
+    ap.add_argument("--file-match", action="append", default=[])
+    ap.add_argument("--file-lacks", action="append", default=[])
     ap.add_argument("command", nargs=argparse.REMAINDER)
     a = ap.parse_args()
     cmd = a.command[1:] if a.command[:1] == ["--"] else a.command
@@ -172,7 +175,10 @@ def main():
 
     # Start clean, so a file left by an earlier run cannot pass for this run's.
     # An interrupted run keeps its journal (FILE.journal), which a new run would refuse to overwrite.
-    for p in a.no_file + ([a.json, a.json + ".journal"] if a.json and a.json != "-" else []):
+    file_checks = [(kv.partition("=")[0], kv.partition("=")[2], True) for kv in a.file_match] + \
+                  [(kv.partition("=")[0], kv.partition("=")[2], False) for kv in a.file_lacks]
+    for p in a.no_file + [path for path, _, _ in file_checks] + \
+             ([a.json, a.json + ".journal"] if a.json and a.json != "-" else []):
         if os.path.lexists(p):
             os.remove(p)
     env = dict(os.environ)
@@ -223,6 +229,14 @@ def main():
         left = [f for f in os.listdir(folder) if f.startswith(base + ".tmp") or f.startswith(base + ".probe")]
         if left:
             fail(f"temporary files left next to {p}: {left}", out, err)
+    for path, regex, wanted in file_checks:
+        try:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+        except OSError as e:
+            fail(f"cannot read {path}: {e}", out, err)
+        if bool(re.search(regex, text)) != wanted:
+            fail(f"{path} {'does not match' if wanted else 'matches'} {regex!r}", out, err)
     if a.json:
         check_results(a.json, a.bench, out, err)
     if stop_s is not None:

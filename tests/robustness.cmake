@@ -211,6 +211,16 @@ if(HAVE_MANDELBROT)
   rb_test(kernel_timeout_no_out --rc 1 ${SPIN} --timeout 60
           --out "mandelbrot/1024x1024/opencl +opencl:0 +ok" --err "resuming .*tribench-run-.*\\.journal: 2 of 3"
           -- $<TARGET_FILE:tribench> ${THREE} --keep-going)
+  # tune: a configuration that hangs ends the tune, naming it; the key tuned before it is kept.
+  rb_test(tune_kernel_timeout --rc 1 ${SPIN} --timeout 120
+          --err "tune: configuration group_x=[0-9]+,group_y=[0-9]+ of mandelbrot/512x512/opencl hung: tune ends here. the keys tuned before it are in .*tune_kernel_timeout.json"
+          --file-match "${RB_OUT}/tune_kernel_timeout.json=dataset.: .128x128"
+          --file-lacks "${RB_OUT}/tune_kernel_timeout.json=512x512"
+          -- $<TARGET_FILE:tribench> tune --program mandelbrot --backend opencl --device ${RB_POCL}
+             --dataset 128x128,512x512 --exhaustive 0 --max-points 2 --min-time 0.01 --timeout 0.2
+             --kernel-timeout 2 --out ${RB_OUT}/tune_kernel_timeout.json)
+  rb_usage(tune_kernel_timeout_negative "tribench: error: --kernel-timeout must be a positive number of seconds, or 0 for no limit"
+           tune --program mandelbrot --kernel-timeout -1)
   # stderr not a terminal: a heartbeat line. --min-time 3 keeps the run going for 3 s.
   rb_test(heartbeat --rc 0 --err "tribench: 0 of 1 benchmarks done, 0m0[12]s elapsed, expected end in ~"
           -- $<TARGET_FILE:tribench> ${M} --min-time 3 --timeout 3 --max-noise 0.000001 --heartbeat 1)

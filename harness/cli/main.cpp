@@ -139,6 +139,9 @@ int main(int argc, char** argv) {
     tune->add_option("--min-samples", tune_opt.run.min_samples, "at least this many samples per configuration")
         ->check(tb::unsigned_integer(0, SIZE_MAX));
     tune->add_option("--timing", tune_opt.run.timing, "gated (default) or plain, as for run");
+    tune->add_option("--kernel-timeout", tune_opt.run.kernel_timeout_s,
+                     "a compile, run or sample longer than this many seconds is a hung kernel: tune ends, naming "
+                     "the configuration, and keeps the keys tuned before it (default: 300; 0: no limit)");
     tune->add_option("-o,--out", tune_opt.out, "the tuning file to write (default: $XDG_CACHE_HOME/tribench/tuning.json "
                                                "or ~/.cache/tribench/tuning.json); other keys' entries are kept");
     tune->add_option("--budget", tune_opt.budget_s, "seconds for the whole search, shared by the keys; each key's default is always tried "
