@@ -15,6 +15,10 @@ public:
     virtual ~Backend() = default;
     virtual std::string id() const = 0;
     virtual Dialect dialect() const = 0;
+    // Whether its kernels are compiled by NVRTC: parameters only NVRTC reads
+    // (TuningParam::nvrtc_only, such as launch bounds) change nothing elsewhere, and `tune`
+    // keeps them at the device default there.
+    virtual bool compiles_with_nvrtc() const { return false; }
     // Every device this backend can open, in a stable order; throws tb::Error saying why
     // the backend is unavailable (e.g. "libcuda.so.1 not found").
     virtual std::vector<DeviceInfo> devices() = 0;

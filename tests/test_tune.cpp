@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include <unistd.h>
@@ -451,10 +452,15 @@ private:
 
 class FakeBackend final : public Backend {
 public:
+    explicit FakeBackend(bool nvrtc = false) : nvrtc_(nvrtc) {}
     std::string id() const override { return "fake"; }
     Dialect dialect() const override { return Dialect::OpenCL; }
+    bool compiles_with_nvrtc() const override { return nvrtc_; }
     std::vector<DeviceInfo> devices() override { return {FakeDevice().info()}; }
     std::unique_ptr<Device> open(std::size_t) override { return std::make_unique<FakeDevice>(); }
+
+private:
+    bool nvrtc_;
 };
 
 class FakeInstance final : public Instance {
@@ -476,8 +482,10 @@ private:
 // Named after a real program so that its kernels.cl is found (the fake device ignores it).
 class FakeProgram final : public Program {
 public:
-    FakeProgram() {
+    // bound_param: also a parameter only NVRTC reads (TuningParam::nvrtc_only).
+    explicit FakeProgram(bool bound_param = false) : bound_param_(bound_param) {
         space_.param("group", {8, 16, 32, 64, 128, 512}, "work-items per group");
+        if (bound_param) space_.param("bound", {1, 2}, "a launch bound", /*nvrtc_only=*/true);
         space_.require("group <= the device's maximum work-group size", [](const TuningConfig& c, const DeviceInfo& d) {
             return d.max_work_group_size == 0 || c.at("group") <= std::int64_t(d.max_work_group_size);
         });
@@ -487,7 +495,10 @@ public:
     std::vector<Dataset> datasets() const override { return {Dataset{"tiny", {}, "fake", true, ""}}; }
     std::uint64_t device_bytes(const Dataset&, const std::string&) const override { return 0; }
     const TuningSpace& tuning_space() const override { return space_; }
-    TuningConfig default_config(const DeviceInfo&) const override { return {{"group", 16}}; }
+    TuningConfig default_config(const DeviceInfo&) const override {
+        if (bound_param_) return {{"group", 16}, {"bound", 1}};
+        return {{"group", 16}};
+    }
     std::vector<std::string> defines(const TuningConfig& c) const override {
         return {"FAKE_GROUP=" + std::to_string(c.at("group"))};
     }
@@ -496,6 +507,7 @@ public:
     }
 
 private:
+    bool bound_param_;
     TuningSpace space_;
 };
 
@@ -525,11 +537,11 @@ struct FakeRun {
     FakeProgram program;
     std::vector<BackendSlot> slots;
     std::vector<Case> cases;
-    FakeRun() {
+    explicit FakeRun(bool bound_param = false, bool nvrtc = false) : program(bound_param) {
         init_google_benchmark();
         slots.resize(1);
         slots[0].id = "fake";
-        slots[0].backend = std::make_unique<FakeBackend>();
+        slots[0].backend = std::make_unique<FakeBackend>(nvrtc);
         slots[0].devices = slots[0].backend->devices();
         Case c{&program, program.datasets()[0], "default", LaunchMode::Stream, 0, 0, "fake/tiny/default"};
         c.config = program.default_config(slots[0].devices[0]);
@@ -548,6 +560,21 @@ TEST(Tuner, BudgetCutsEvenAnExhaustiveSearchAfterTheDefault) {
     EXPECT_EQ(to_string(out.trials[0].config), "group=16");
     EXPECT_EQ(out.entry().strategy, "exhaustive, cut by --budget after 1 of 5");
     EXPECT_NE(progress.str().find("budget of 1e-09 s spent after 1 configurations"), std::string::npos) << progress.str();
+}
+
+// A parameter only NVRTC reads is varied on a backend that compiles with NVRTC, and kept at
+// the default elsewhere (whatever the backend is called).
+TEST(Tuner, NvrtcOnlyParametersVaryOnlyWhereNvrtcCompiles) {
+    for (const bool nvrtc : {false, true}) {
+        FakeRun f(/*bound_param=*/true, nvrtc);
+        const auto groups = tuning_groups(f.cases, f.slots);
+        std::ostringstream progress;
+        const TuneOutcome out = tune_group(f.slots, groups[0], quick_options(), SearchSettings{}, 0, progress);
+        std::set<std::int64_t> bounds;
+        for (const auto& t : out.trials) bounds.insert(t.config.at("bound"));
+        EXPECT_EQ(out.trials.size(), nvrtc ? 10u : 5u) << progress.str();
+        EXPECT_EQ(bounds, nvrtc ? (std::set<std::int64_t>{1, 2}) : (std::set<std::int64_t>{1})) << progress.str();
+    }
 }
 
 TEST(Tuner, NeverPicksAConfigurationThatFailedToCompileOrValidate) {

@@ -827,6 +827,7 @@ public:
     explicit CudaBackend(Dialect d) : dialect_(d) {}
     std::string id() const override { return dialect_ == Dialect::Cuda ? "cuda-native" : "cuda-prelude"; }
     Dialect dialect() const override { return dialect_; }
+    bool compiles_with_nvrtc() const override { return true; }
 
     std::vector<DeviceInfo> devices() override {
         const auto& api = driver();  // throws the reason the backend is unavailable

@@ -77,7 +77,7 @@ TuneOutcome tune_group(std::vector<BackendSlot>& slots, const std::vector<Case>&
     out.key = tuning_key(dev, slots[first.slot].id, first.program->name(), first.dataset.name);
     const TuningConfig start = first.program->default_config(dev);
     SearchSettings settings = search;
-    if (slots[first.slot].id == "opencl")
+    if (const Backend* b = slots[first.slot].backend.get(); b && !b->compiles_with_nvrtc())
         for (const auto& p : first.program->tuning_space().params())
             if (p.nvrtc_only) settings.pinned.push_back(p.name);
     out.plan = plan_search(first.program->tuning_space(), start, dev, settings);
