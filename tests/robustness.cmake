@@ -221,6 +221,37 @@ if(HAVE_MANDELBROT)
              --kernel-timeout 2 --out ${RB_OUT}/tune_kernel_timeout.json)
   rb_usage(tune_kernel_timeout_negative "tribench: error: --kernel-timeout must be a positive number of seconds, or 0 for no limit"
            tune --program mandelbrot --kernel-timeout -1)
+
+  # --- run --validate-only: set up, run once and validate; nothing timed --------------------
+  # stdout is the validate-only lines and the summary, nothing else (no timing table). A ';'
+  # would split a CMake argument: the summary's is matched with '.'.
+  set(VALIDATED "validated. nothing timed \\(--validate-only\\)\n\\Z")
+  rb_test(validate_only --rc 0
+          --out "\\Aok +mandelbrot/128x128/opencl +.+\nok +mandelbrot/512x512/opencl +.+\ntribench: 2 of 2 benchmarks ${VALIDATED}"
+          -- $<TARGET_FILE:tribench> run --validate-only -p mandelbrot -b opencl --dataset 128x128,512x512)
+  rb_test(validate_only_keep_going --rc 1 --env TRIBENCH_KERNEL_DIR=${RB_SRC}/wrong_small
+          --out "\\Avalidation_failed +mandelbrot/128x128/opencl +.+\nok +mandelbrot/512x512/opencl +.+\ntribench: 1 of 2 benchmarks ${VALIDATED}"
+          --err "tribench: 1 of 2 benchmarks failed\n  mandelbrot/128x128/opencl: validation failed: "
+          -- $<TARGET_FILE:tribench> ${TWO} --validate-only --keep-going)
+  # A hung kernel: the fresh process takes the flag along and prints the same lines.
+  rb_test(validate_only_kernel_timeout --rc 1 ${SPIN} --timeout 60
+          --err "mandelbrot/512x512/opencl: the validation run did not finish within 2 s \\(--kernel-timeout\\)(.*\n)*.*carrying on in a fresh process(.*\n)*.*resuming .*tribench-run-.*\\.journal: 2 of 3"
+          --out "\\Aok +mandelbrot/128x128/opencl +.+\nerror +mandelbrot/512x512/opencl +the validation run did not finish within 2 s \\(--kernel-timeout\\).*\nok +mandelbrot/1024x1024/opencl +.+\ntribench: 2 of 3 benchmarks ${VALIDATED}"
+          -- $<TARGET_FILE:tribench> ${THREE} --validate-only --keep-going)
+  # Options that need timings or a results file are refused before anything opens.
+  rb_usage(validate_only_out "tribench: error: --validate-only cannot take --out: it writes no results file" ${M} --validate-only)
+  function(rb_validate_only_refuses name regex)
+    tb_cli_test(rb_validate_only_${name} 2 ONE_LINE ERR "^tribench: error: --validate-only cannot take ${regex}"
+                ARGS run --program mandelbrot --backend opencl --validate-only ${ARGN})
+  endfunction()
+  rb_validate_only_refuses(gb_out "--benchmark_out: " --benchmark_out=${RB_OUT}/validate_only_gb.json)
+  rb_validate_only_refuses(resume_results "--resume .*r.json: it writes no results file" --resume ${RB_OUT}/r.json)
+  rb_validate_only_refuses(resume_anyway "--resume-anyway: " --resume ${RB_OUT}/r.json.journal --resume-anyway)
+  rb_validate_only_refuses(parallel_devices "--parallel-devices: " --parallel-devices)
+  rb_validate_only_refuses(dry_run "--dry-run: " --dry-run)
+  rb_validate_only_refuses(profile "--profile: " --profile ci)
+  rb_validate_only_refuses(repeat "--repeat: " --repeat 2)
+
   # stderr not a terminal: a heartbeat line. --min-time 3 keeps the run going for 3 s.
   rb_test(heartbeat --rc 0 --err "tribench: 0 of 1 benchmarks done, 0m0[12]s elapsed, expected end in ~"
           -- $<TARGET_FILE:tribench> ${M} --min-time 3 --timeout 3 --max-noise 0.000001 --heartbeat 1)

@@ -23,6 +23,7 @@
 #include "printable.hpp"
 #include "program.hpp"
 #include "cli/run_checks.hpp"
+#include "cli/run_journal.hpp"
 #include "scoped_env.hpp"
 
 using namespace tb;
@@ -334,4 +335,29 @@ TEST(KernelDir, AnOpenClPtxFileIsReadForTheOpenClBackend) {
     std::ofstream(dir + "/programs/spmv/kernels.cl.opencl.ptx") << "// no kernels here\n";
     EXPECT_EQ(error_of([&] { program_source(spmv, Dialect::OpenCL); }),
               dir + "/programs/spmv/kernels.cl.opencl.ptx: not PTX (no .entry in it)");
+}
+
+// --- run --validate-only: what it refuses, and whose journal it resumes -------------------
+
+TEST(ValidateOnly, ResumesOnlyAJournalAndNeverATimedRunsOne) {
+    RunOptions o;
+    o.validate_only = true;
+    o.resume = "r.json";
+    EXPECT_EQ(error_of([&] { check_validate_only(o); }),
+              "--validate-only cannot take --resume r.json: it writes no results file (resume the journal it named "
+              "instead)");
+    o.resume = "/tmp/tribench-run-abc123.journal";  // what a hung kernel's fresh process is given
+    EXPECT_EQ(error_of([&] { check_validate_only(o); }), "");
+    o.repeat = 2;
+    EXPECT_EQ(error_of([&] { check_validate_only(o); }),
+              "--validate-only cannot take --repeat: repeated rounds are soak tests of timed runs");
+
+    RunOptions timed;
+    const nlohmann::json validating = run_fingerprint(o, {}, {}, "");
+    const nlohmann::json timing = run_fingerprint(timed, {}, {}, "");
+    EXPECT_NE(error_of([&] { check_resumable("j.journal", timing, validating, false); }).find("validate_only false"),
+              std::string::npos);
+    EXPECT_NE(error_of([&] { check_resumable("j.journal", validating, timing, false); }).find("validate_only true"),
+              std::string::npos);
+    EXPECT_EQ(error_of([&] { check_resumable("j.journal", validating, validating, false); }), "");
 }

@@ -56,6 +56,8 @@ struct FakeBehaviour {
     bool first_launch_hangs = false;
     std::atomic<bool> torn_down{false};
     int launches_seen = 0;
+    int kernel_launches = 0;               // every launch but the scatter's
+    bool is_gpu = false;                   // info().is_gpu: the runner calibrates GPUs
 };
 FakeBehaviour behaviour;
 
@@ -72,6 +74,7 @@ public:
         info_.global_mem_bytes = 1 << 20;
         info_.max_work_group_size = 256;
         info_.compute_units = 4;
+        info_.is_gpu = behaviour.is_gpu;
         ++census.opened;
         census.most_live = std::max(census.most_live, ++census.live);
     }
@@ -95,6 +98,7 @@ public:
             ++launches_;
             return;
         }
+        ++behaviour.kernel_launches;
         if (behaviour.first_launch_hangs && behaviour.launches_seen++ == 0) {
             while (!behaviour.torn_down.load()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
             throw Error("cuStreamSynchronize failed: CUDA_ERROR_LAUNCH_FAILED (unspecified launch failure)");
@@ -454,6 +458,35 @@ TEST_F(RunnerTiming, BudgetGivesScatteredSamplesMoreTime) {
 
 // A compile that succeeds with warnings says so on stderr, once per program and device, each
 // distinct warning once; a clean log says nothing.
+// `run --validate-only`: each case is set up as for timing (prepared, poisoned, run once and
+// validated), then nothing more reaches the device: no calibration, warm-up sample, samples
+// or batch, whatever the other options ask for.
+TEST_F(RunnerTiming, ValidateOnlyRunsEachCaseOnceAndTimesNothing) {
+    RunnerOptions opt = quick_options();
+    opt.calibrate = true;
+    opt.budget_s = 60;
+    behaviour.is_gpu = true;  // would be calibrated
+    behaviour.warmup = true;  // would take a warm-up sample
+    opt.validate_only = true;
+    const Results r = run_fake(3, opt);
+    ASSERT_EQ(r.benchmarks.size(), 3u);
+    for (const auto& b : r.benchmarks) {
+        EXPECT_EQ(b.status, Status::Ok) << b.error;
+        EXPECT_EQ(b.validation.detail, "fake");
+        EXPECT_TRUE(b.samples_ms.empty());
+        EXPECT_EQ(b.batch_runs, 0);
+    }
+    EXPECT_EQ(behaviour.kernel_launches, 3) << "one validated run per case and nothing else";
+    EXPECT_EQ(behaviour.timeline, "") << "a timing series or timed region was started";
+    EXPECT_TRUE(r.calibration.empty());
+
+    // The control: the same cases timed launch more and have samples.
+    behaviour.kernel_launches = 0;
+    opt.validate_only = false;
+    for (const auto& b : run_fake(3, opt).benchmarks) EXPECT_FALSE(b.samples_ms.empty()) << b.name;
+    EXPECT_GT(behaviour.kernel_launches, 3);
+}
+
 TEST_F(RunnerTiming, CompilerWarningsReachStderrOncePerModule) {
     behaviour.compile_log =
         "warning: fake/kernels.cl:7:3: loop not unrolled\n"

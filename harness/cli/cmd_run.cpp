@@ -23,6 +23,7 @@
 #include "plan/shard_run.hpp"
 #include "tune/apply_tuning.hpp"
 #include "report/reporter.hpp"
+#include "report/validation_lines.hpp"
 #ifdef TRIBENCH_HAVE_CUDA
 #include "cuda/kernel_cache.hpp"
 #endif
@@ -129,6 +130,7 @@ void apply_profile(RunOptions& o, const std::function<bool(const std::string&)>&
 }
 
 int cmd_run(const RunOptions& o) {
+    check_validate_only(o);
     RunnerOptions ro = sampling_runner_options(o);
     ro.gb_picks_iterations = o.min_time_from_flags;
     ro.calibrate = !o.no_calibrate;
@@ -140,6 +142,7 @@ int cmd_run(const RunOptions& o) {
     ro.batch = !o.no_batch;
     ro.scatter = !o.no_scatter;
     ro.budget_s = o.budget_s;
+    ro.validate_only = o.validate_only;
     if (o.budget_s < 0 || !(o.budget_s == o.budget_s)) throw Error("--budget must be a positive number of seconds");
     if (o.kernel_timeout_s < 0 || !std::isfinite(o.kernel_timeout_s))
         throw Error("--kernel-timeout must be a positive number of seconds, or 0 for no limit");
@@ -249,7 +252,7 @@ int cmd_run(const RunOptions& o) {
         const std::string journal_path = files.journal;
         ro.on_hang = [&o, journal_path, started](const BenchmarkResult&) {
             const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-            restart_after_hang(o.argv, journal_path, o.budget_s > 0 ? o.budget_s - used : 0);
+            restart_after_hang(o.argv, journal_path, o.budget_s > 0 && !o.validate_only ? o.budget_s - used : 0);
         };
     } else {
         ro.on_hang = [](const BenchmarkResult&) {
@@ -284,9 +287,14 @@ int cmd_run(const RunOptions& o) {
     r.environment["options"] = options;
     // With --out - the results file is standard output: the table goes to stderr.
     const bool json_on_stdout = !files.out.empty() && is_standard_output(files.out);
-    ReportInput table = run_report(r);
-    table.color = isatty(json_on_stdout ? STDERR_FILENO : STDOUT_FILENO);
-    (json_on_stdout ? std::cerr : std::cout) << render_report("console", table);
+    const bool color = isatty(json_on_stdout ? STDERR_FILENO : STDOUT_FILENO);
+    if (o.validate_only) {
+        std::cout << format_validation_lines(r, color);
+    } else {
+        ReportInput table = run_report(r);
+        table.color = color;
+        (json_on_stdout ? std::cerr : std::cout) << render_report("console", table);
+    }
     if (!files.out.empty()) {
         save_results(files.out, r);
         if (!json_on_stdout) std::cout << "results written to " << files.out << "\n";
@@ -307,7 +315,8 @@ int cmd_run(const RunOptions& o) {
                 std::cerr << "  " << b.name << ": " << b.error << "\n";
     }
     // A resumed process's own wall time is not the run's: its budget line would mislead.
-    report_budget(r, o.budget_s, wall_s, (option_given(o.argv, "--budget") || !o.profile.empty()) && !files.resuming);
+    if (!o.validate_only)
+        report_budget(r, o.budget_s, wall_s, (option_given(o.argv, "--budget") || !o.profile.empty()) && !files.resuming);
     if (failed_rounds && !failed) std::cerr << "tribench: " << failed_rounds << " of " << o.repeat << " rounds had failures\n";
     if (interrupted()) {
         std::cerr << "tribench: stopped by " << signal_name(stop_signal());

@@ -43,6 +43,7 @@ struct RunOptions {
     std::string shard;               // "K/N": run part K of N of the selection
     std::string cost_from;           // balance the shards by this results file's times
     bool dry_run = false;            // print the selection (and split) with estimates; run nothing
+    bool validate_only = false;      // set up, run once and validate each benchmark; time nothing
     bool progress = false;           // progress lines on stderr even when it is not a terminal
     bool parallel_devices = false;   // one shard per GPU, each in its own process, then merge
     bool pin_cpus = false;           // --parallel-devices: each shard on its own share of the CPUs

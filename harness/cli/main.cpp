@@ -100,6 +100,11 @@ int main(int argc, char** argv) {
         ->check(CLI::ExistingFile);
     run->add_flag("--dry-run", run_opt.dry_run, "print the selection (this shard's with --shard) and estimated "
                                                 "seconds; run nothing");
+    run->add_flag("--validate-only", run_opt.validate_only,
+                  "set up, run once and validate each benchmark against the CPU reference; time nothing "
+                  "(no samples, batch, calibration or budget: the sampling options are ignored). Prints one line "
+                  "per benchmark; refuses --out, --benchmark_out, --resume of a results file, --parallel-devices, "
+                  "--dry-run, --profile, --repeat (docs/measurement.md)");
     run->add_flag("--progress", run_opt.progress, "progress lines on stderr even when it is not a terminal");
     run->add_flag("--parallel-devices", run_opt.parallel_devices,
                   "one process per GPU (CUDA_VISIBLE_DEVICES, default: all), each a --shard, then merge");

@@ -47,6 +47,27 @@ void check_option_combinations(const RunOptions& o) {
     if (o.repeat < 1) throw Error("--repeat must be at least 1");
 }
 
+void check_validate_only(const RunOptions& o) {
+    if (!o.validate_only) return;
+    const auto refuse = [](const std::string& option, const std::string& why) {
+        throw Error("--validate-only cannot take " + option + ": " + why);
+    };
+    // Results without timings would read as a run whose every benchmark failed to time.
+    if (!o.out.empty()) refuse("--out", "it writes no results file (results without timings would mislead compare and report)");
+    if (option_given(o.argv, "--benchmark_out")) refuse("--benchmark_out", "Google Benchmark's file would hold no timings");
+    // The journal a validate-only run names after a signal, and the one a hung kernel's
+    // fresh process resumes, end in .journal; any other FILE is a results file it never wrote.
+    const std::string journal_tail = ".journal";
+    if (!o.resume.empty() && (o.resume.size() < journal_tail.size() ||
+                              o.resume.compare(o.resume.size() - journal_tail.size(), journal_tail.size(), journal_tail) != 0))
+        refuse("--resume " + printable_path(o.resume), "it writes no results file (resume the journal it named instead)");
+    if (o.resume_anyway) refuse("--resume-anyway", "a journal of a timed run must not be mixed with a validate-only one");
+    if (o.parallel_devices) refuse("--parallel-devices", "it merges timed shards (validate each GPU with --device)");
+    if (o.dry_run) refuse("--dry-run", "one runs nothing, the other runs each benchmark once");
+    if (!o.profile.empty()) refuse("--profile", "a profile is a sampling plan (select with --program, --dataset, --small)");
+    if (o.repeat > 1) refuse("--repeat", "repeated rounds are soak tests of timed runs");
+}
+
 void check_kernel_dir() {
     const char* dir = std::getenv("TRIBENCH_KERNEL_DIR");
     if (!dir || !*dir) return;

@@ -19,6 +19,12 @@ void check_run_inputs(const RunOptions& o);
 // Options given together of which one would be silently ignored, or that cannot work together.
 void check_option_combinations(const RunOptions& o);
 
+// --validate-only with an option that needs timings or a results file: --out,
+// --benchmark_out, --resume of a results file (a journal, as a cut-short validate-only run
+// names, may be resumed), --resume-anyway, --parallel-devices, --dry-run, --profile,
+// --repeat above 1. Called first: nothing has been opened.
+void check_validate_only(const RunOptions& o);
+
 // TRIBENCH_KERNEL_DIR, when set: a folder holding programs/<p>/kernels.cl or kernels.cu for
 // at least one program (a folder without any is a mistake: nothing would be read from it).
 void check_kernel_dir();

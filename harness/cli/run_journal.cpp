@@ -114,6 +114,7 @@ json run_fingerprint(const RunOptions& o, const std::vector<Case>& cases, const 
     }
     json options = measured_options(o);
     options["shard"] = o.shard;
+    options["validate_only"] = o.validate_only;  // its journal holds no timings: never mixed with a timed run's
     return {{"selection", selection},
             {"devices", devices},
             {"tribench_commit", tribench_commit()},

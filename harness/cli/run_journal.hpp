@@ -36,8 +36,9 @@ RunFiles resolve_run_files(const RunOptions& o);
 nlohmann::json measured_options(const RunOptions& o);
 
 // What identifies a run for --resume: the selection (this shard's benchmark names), the
-// devices it runs on (name and driver), the tribench commit and the options that change what
-// a benchmark measures (not --keep-going, --budget, --kernel-timeout and the like).
+// devices it runs on (name and driver), the tribench commit, the options that change what
+// a benchmark measures (not --keep-going, --budget, --kernel-timeout and the like) and
+// whether it measures at all (--validate-only).
 nlohmann::json run_fingerprint(const RunOptions& o, const std::vector<Case>& cases,
                                const std::vector<BackendSlot>& slots, const std::string& out);
 

@@ -52,7 +52,7 @@ public:
         MonitorOptions mo;
         mo.kernel_timeout_s = opt.kernel_timeout_s;
         mo.heartbeat_s = opt.heartbeat_s;
-        mo.budget_s = opt.budget_s;
+        mo.budget_s = opt.validate_only ? 0 : opt.budget_s;
         if (opt.journal) mo.journal_note = "finished benchmarks are in " + opt.journal->path();
         mo.on_hang = [this](const std::string& step, double limit_s) { on_hang(step, limit_s); };
         monitor_ = std::make_unique<RunMonitor>(std::move(mo), cases.size());
@@ -69,8 +69,9 @@ public:
             // every sub-millisecond kernel. tribench's times run from ~2 us (short kernels on
             // an H100) to seconds (PoCL), all non-zero in us (docs/compare.md).
             b->UseManualTime()->Unit(benchmark::kMicrosecond);
-            // Our stopping rule runs inside one Google Benchmark iteration per repetition.
-            if (!opt_.gb_picks_iterations) b->Iterations(1);
+            // Our stopping rule runs inside one Google Benchmark iteration per repetition;
+            // validating takes one iteration whatever --benchmark_min_time says.
+            if (!opt_.gb_picks_iterations || opt_.validate_only) b->Iterations(1);
         }
     }
 
@@ -120,7 +121,7 @@ private:
             d = slots_[c.slot].backend->open(c.device);
             if (opt_.journal && !journaled_devices_[device_id(c)]++)
                 opt_.journal->add_device(DeviceRecord{device_id(c), slots_[c.slot].devices[c.device]});
-            if (opt_.calibrate && d->info().is_gpu && !calibrations_.count(device_id(c))) {
+            if (opt_.calibrate && !opt_.validate_only && d->info().is_gpu && !calibrations_.count(device_id(c))) {
                 const std::string id = device_id(c);
                 try {
                     // Timed as the benchmarks will be: the clock floor depends on it.
@@ -350,6 +351,14 @@ private:
             }
             return;
         }
+        if (opt_.validate_only) {
+            // The validated run was the last device work; Google Benchmark still wants its
+            // iteration, timed by nobody.
+            for (auto _ : st) {
+            }
+            s.result.status = Status::Ok;
+            return;
+        }
         if (!s.warmed_up) {
             s.warmed_up = true;
             current_device_->start_timing_series();  // its clock follows its own runs only
@@ -524,7 +533,7 @@ private:
         if (!opt_.progress) return;
         const State& s = states_[i];
         std::fprintf(stderr, "[%zu/%zu] %s %s\n", i + 1, cases_.size(), cases_[i].name.c_str(),
-                     s.ready ? "validated, timing" : to_string(s.result.status));
+                     s.ready ? (opt_.validate_only ? "validated" : "validated, timing") : to_string(s.result.status));
     }
 
     void finish(BenchmarkResult& r) {

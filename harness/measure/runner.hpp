@@ -30,6 +30,10 @@ struct RunnerOptions {
     bool progress = false;            // one line per case on stderr
     TimingMode timing = TimingMode::Gated;  // how samples are bracketed (docs/measurement.md)
     bool batch = true;                // also time back-to-back runs (batch timing)
+    // Set-up only (`run --validate-only`): each case is prepared, poisoned, run once and
+    // validated; no warm-up, samples, batch, calibration or budget (the options above that
+    // shape them are ignored). A validated case is ok with no samples.
+    bool validate_only = false;
     double budget_s = 0;              // plan sampling so the run ends within this wall time (0: none)
     // Where each finished benchmark, device and calibration is written as it finishes
     // (results/journal.hpp); null: nowhere.
