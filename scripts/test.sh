@@ -21,9 +21,10 @@ start=$SECONDS
 step() { printf '\n== %s (%s, %ds in)\n' "$1" "$(date +%T)" "$((SECONDS - start))"; }
 
 # Tests whose time goes to NVRTC, to the Slurm daemons, to generating the largest datasets
-# (the parity test's launch records) or to Oclgrind's simulation of kernels (spmv and
-# stencil 62 s here and 183 under ASan, nbody 23 and 170, kmeans 31), not to host code the
-# sanitizers would watch: under ASan they would double the gate's time on 2 cores.
+# (the parity test's launch records) or to Oclgrind's simulation of kernels (nbody 34 s
+# here and 170 under ASan; spmv and stencil 28 s, kmeans 27, each benchmark run once by
+# --validate-only), not to host code the sanitizers would watch: under ASan they would
+# double the gate's time on 2 cores.
 release_only='EverySource|slurm\.|e2e\.ptxdiff_all_programs|AreTheSameForBothDialects|oclgrind\.(spmv_stencil|kmeans|nbody)'
 
 if [[ "${TRIBENCH_QUICK:-0}" == 1 ]]; then
