@@ -103,8 +103,12 @@ if(HAVE_MANDELBROT)
   # /dev/null into a JSON file); a failed write is an error. `-` is standard output.
   rb_test(out_dev_null --rc 0 --out "mandelbrot/128x128/opencl .* ok" --still-special /dev/null
           -- $<TARGET_FILE:tribench> ${M} ${QUICK} --out /dev/null)
+  # What was measured stays in the run's own journal, which the error names (TMPDIR: in the
+  # build tree, not /tmp); it is resumed by that name (';' matched by '.').
   if(EXISTS /dev/full)
-    rb_test(out_dev_full --rc 2 --one-line --err "^tribench: error: cannot write /dev/full: No space left on device$"
+    file(MAKE_DIRECTORY ${RB_OUT}/dev-full-tmp)
+    rb_test(out_dev_full --rc 2 --one-line --env TMPDIR=${RB_OUT}/dev-full-tmp
+            --err "^tribench: error: cannot write /dev/full: No space left on device \\(finished benchmarks are in .*/dev-full-tmp/tribench-run-[^ /]+[.]journal. carry on with --resume .*/dev-full-tmp/tribench-run-[^ /]+[.]journal\\)$"
             --still-special /dev/full -- $<TARGET_FILE:tribench> ${M} ${QUICK} --out /dev/full)
   endif()
   # With --out -, stdout holds the results JSON only; the table goes to stderr.
@@ -171,6 +175,14 @@ if(HAVE_MANDELBROT)
           --bench "mandelbrot/1024x1024/opencl=skipped:^not run: interrupted$" --err "2 not run"
           -- $<TARGET_FILE:tribench> run --program mandelbrot --backend opencl --device ${RB_POCL} --dataset 512x512,1024x1024
              ${LONG} --out ${RB_OUT}/sigint.json)
+  # --out a device: the run's own journal, and the message resumes it by its name (not by
+  # /dev/null's, whose journal would be /dev/null.journal).
+  file(MAKE_DIRECTORY ${RB_OUT}/sigint-tmp)
+  rb_test(sigint_out_device --rc 130 --sigint-when "\\[1/2\\] mandelbrot/512x512/opencl validated, timing"
+          --sigint-after 2 --stop-within 10 --env TMPDIR=${RB_OUT}/sigint-tmp
+          --err "stopped by SIGINT. finished benchmarks are in .*/sigint-tmp/tribench-run-[^ /]+[.]journal. carry on with --resume .*/sigint-tmp/tribench-run-[^ /]+[.]journal\n"
+          -- $<TARGET_FILE:tribench> run --program mandelbrot --backend opencl --device ${RB_POCL} --dataset 512x512,1024x1024
+             ${LONG} --out /dev/null)
   # Ctrl-C as the second benchmark starts sampling: the first one's result (sampled until
   # --timeout 2, so flagged noisy) is kept.
   rb_test(sigint_keeps_finished --rc 130 --sigint-when "\\[2/2\\] mandelbrot/512x512/opencl validated, timing"

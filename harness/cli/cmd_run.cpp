@@ -240,8 +240,10 @@ int cmd_run(const RunOptions& o) {
     ro.start_stopped = journaled_failure && !o.keep_going;
     std::string note;
     if (journal) {
+        // A journal of its own (no --out, or --out a device such as /dev/stdout) is resumed by
+        // its own name: --resume /dev/stdout would look for /dev/stdout.journal.
         note = "finished benchmarks are in " + printable_path(files.journal) + "; carry on with --resume " +
-               printable_path(files.out.empty() ? files.journal : files.out);
+               printable_path(files.temporary_journal || files.out.empty() ? files.journal : files.out);
         set_interrupt_note(note.c_str());
     }
 
@@ -296,7 +298,13 @@ int cmd_run(const RunOptions& o) {
         (json_on_stdout ? std::cerr : std::cout) << render_report("console", table);
     }
     if (!files.out.empty()) {
-        save_results(files.out, r);
+        try {
+            save_results(files.out, r);
+        } catch (const Error& e) {
+            // The journal stays: say where, so that what was measured is not lost with the file.
+            if (journal) throw Error(std::string(e.what()) + " (" + note + ")");
+            throw;
+        }
         if (!json_on_stdout) std::cout << "results written to " << files.out << "\n";
     }
     const int failed = count_failed(r);
