@@ -577,6 +577,22 @@ TEST(Tuner, NvrtcOnlyParametersVaryOnlyWhereNvrtcCompiles) {
     }
 }
 
+// Once --budget is spent, each key left still gets a positive share (its default alone): a
+// share of 0 meant "no budget", and on the H100 (2026-12-06) the keys after the budget ran
+// their whole searches.
+TEST(Tuner, ASpentBudgetLeavesEachKeyItsDefaultOnly) {
+    EXPECT_EQ(key_budget_share(0, 10, 3), 0.0);  // no budget
+    EXPECT_DOUBLE_EQ(key_budget_share(150, 50, 4), 25.0);
+    const double spent = key_budget_share(150, 200, 5);
+    EXPECT_GT(spent, 0.0);
+    EXPECT_LT(spent, 1e-300);
+    FakeRun f;
+    const auto groups = tuning_groups(f.cases, f.slots);
+    std::ostringstream progress;
+    const TuneOutcome out = tune_group(f.slots, groups[0], quick_options(), SearchSettings{}, spent, progress);
+    EXPECT_EQ(out.trials.size(), 1u) << progress.str();
+}
+
 TEST(Tuner, NeverPicksAConfigurationThatFailedToCompileOrValidate) {
     FakeRun f;
     const auto groups = tuning_groups(f.cases, f.slots);

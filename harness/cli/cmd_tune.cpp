@@ -91,7 +91,7 @@ int cmd_tune(const TuneOptions& o) {
     for (std::size_t g = 0; g < groups.size() && !interrupted(); ++g) {
         // The budget is shared evenly by the keys still to tune.
         const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        const double share = o.budget_s > 0 ? std::max(0.0, o.budget_s - spent) / double(groups.size() - g) : 0;
+        const double share = key_budget_share(o.budget_s, spent, groups.size() - g);
         std::cerr << "tune: key " << g + 1 << " of " << groups.size() << "\n";
         const TuneOutcome result = tune_group(slots, groups[g], ro, search, share, std::cerr);
         if (!result.best) {

@@ -1,7 +1,9 @@
 #include "tune/tuner.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <limits>
 #include <ostream>
 
 #include "measure/interrupt.hpp"
@@ -67,6 +69,12 @@ std::vector<std::vector<Case>> tuning_groups(const std::vector<Case>& cases, con
         groups[i].push_back(c);
     }
     return groups;
+}
+
+double key_budget_share(double budget_s, double spent_s, std::size_t keys_left) {
+    if (budget_s <= 0) return 0;
+    const double share = (budget_s - spent_s) / double(std::max<std::size_t>(keys_left, 1));
+    return std::max(share, std::numeric_limits<double>::min());
 }
 
 TuneOutcome tune_group(std::vector<BackendSlot>& slots, const std::vector<Case>& group, const RunnerOptions& ro,

@@ -35,6 +35,11 @@ struct TuneOutcome {
 // configuration, which is scored by the sum of their medians.
 std::vector<std::vector<Case>> tuning_groups(const std::vector<Case>& cases, const std::vector<BackendSlot>& slots);
 
+// A key's share of `tune --budget B` (budget_s 0: none, and 0 is returned): the time left
+// shared evenly by the keys left, and once B is spent the smallest positive share, so that
+// each key left tries its device default only (0 would mean no limit at all).
+double key_budget_share(double budget_s, double spent_s, std::size_t keys_left);
+
 // Searches one group's space. budget_s > 0 ends a sampled (not exhaustive) search once it is
 // spent (the start configuration is always tried); an interrupt (tb::interrupted()) ends any.
 // One progress line per configuration goes to `progress`.
