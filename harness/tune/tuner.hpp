@@ -40,8 +40,8 @@ std::vector<std::vector<Case>> tuning_groups(const std::vector<Case>& cases, con
 // each key left tries its device default only (0 would mean no limit at all).
 double key_budget_share(double budget_s, double spent_s, std::size_t keys_left);
 
-// Searches one group's space. budget_s > 0 ends a sampled (not exhaustive) search once it is
-// spent (the start configuration is always tried); an interrupt (tb::interrupted()) ends any.
+// Searches one group's space. budget_s > 0 ends the search, exhaustive or sampled, once it
+// is spent (the start configuration is always tried); an interrupt (tb::interrupted()) ends any.
 // One progress line per configuration goes to `progress`.
 TuneOutcome tune_group(std::vector<BackendSlot>& slots, const std::vector<Case>& group, const RunnerOptions& ro,
                        const SearchSettings& search, double budget_s, std::ostream& progress);

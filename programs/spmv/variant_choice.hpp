@@ -114,8 +114,8 @@ struct Inspection {
 // set on it; plainly after a GateTimeout, the mode restored on return): one untimed warm-up
 // run each, then rounds that time each candidate once in turn (a drift of the device or the
 // host spreads over all of them alike), dropping the hopeless after the first round, as
-// many as kInspectRuns..kInspectMaxRuns say; then choose_measured(prior, medians). The candidates' outputs are left as they
-// are: the caller poisons them.
+// many as kInspectRuns..kInspectMaxRuns say; then choose_measured(prior, medians). The
+// candidates' outputs are left as they are: the caller poisons them.
 Inspection inspect(Device& dev, const std::string& prior, const std::vector<Candidate>& candidates,
                    int runs = kInspectRuns);
 
