@@ -456,8 +456,6 @@ TEST_F(RunnerTiming, BudgetGivesScatteredSamplesMoreTime) {
     EXPECT_LT(wall_s, opt.budget_s * 1.1);
 }
 
-// A compile that succeeds with warnings says so on stderr, once per program and device, each
-// distinct warning once; a clean log says nothing.
 // `run --validate-only`: each case is set up as for timing (prepared, poisoned, run once and
 // validated), then nothing more reaches the device: no calibration, warm-up sample, samples
 // or batch, whatever the other options ask for.
@@ -487,6 +485,8 @@ TEST_F(RunnerTiming, ValidateOnlyRunsEachCaseOnceAndTimesNothing) {
     EXPECT_GT(behaviour.kernel_launches, 3);
 }
 
+// A compile that succeeds with warnings says so on stderr, once per program and device, each
+// distinct warning once; a clean log says nothing.
 TEST_F(RunnerTiming, CompilerWarningsReachStderrOncePerModule) {
     behaviour.compile_log =
         "warning: fake/kernels.cl:7:3: loop not unrolled\n"
