@@ -144,14 +144,11 @@ int cmd_run(const RunOptions& o) {
     ro.budget_s = o.budget_s;
     ro.validate_only = o.validate_only;
     if (o.budget_s < 0 || !(o.budget_s == o.budget_s)) throw Error("--budget must be a positive number of seconds");
-    if (o.kernel_timeout_s < 0 || !std::isfinite(o.kernel_timeout_s))
-        throw Error("--kernel-timeout must be a positive number of seconds, or 0 for no limit");
     if (o.heartbeat_s < 0 || !std::isfinite(o.heartbeat_s))
         throw Error("--heartbeat must be a positive number of seconds, or 0 for none");
     if (o.resume_anyway && o.resume.empty()) throw Error("--resume-anyway is an option of --resume");
     if (!o.resume.empty() && o.repeat > 1) throw Error("--repeat runs cannot be resumed: drop --resume");
     if (!o.resume.empty() && o.dry_run) throw Error("--resume cannot take --dry-run");
-    ro.kernel_timeout_s = o.kernel_timeout_s;
     ro.heartbeat_s = isatty(STDERR_FILENO) ? 0 : o.heartbeat_s;
 #ifdef TRIBENCH_HAVE_CUDA
     if (o.no_cache) cuda::set_kernel_cache_enabled(false);

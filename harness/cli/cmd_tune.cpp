@@ -40,8 +40,6 @@ std::string ms_text(double ms) {
 int cmd_tune(const TuneOptions& o) {
     const RunOptions& r = o.run;
     RunnerOptions ro = tune_runner_options(r);
-    if (r.kernel_timeout_s < 0 || !std::isfinite(r.kernel_timeout_s))
-        throw Error("--kernel-timeout must be a positive number of seconds, or 0 for no limit");
     if (o.budget_s < 0 || !std::isfinite(o.budget_s)) throw Error("--budget must be a positive number of seconds");
     if (o.max_points < 1) throw Error("--max-points must be at least 1");
     if (r.small_only && r.all_datasets) throw Error("--small and --all-datasets contradict each other");
@@ -74,7 +72,6 @@ int cmd_tune(const TuneOptions& o) {
 
     // A configuration that hangs leaves the device unusable to this process: tune ends there.
     // Every key tuned before it is in the file already (saved after each key).
-    ro.kernel_timeout_s = r.kernel_timeout_s;
     ro.on_hang = [&out](const BenchmarkResult& hung) {
         std::cerr << "tune: configuration " << to_string(hung.config) << " of " << hung.name
                   << " hung: tune ends here; the keys tuned before it are in " << printable_path(out) << "\n";

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "support/atomic_file.hpp"
+#include "cli/run_journal.hpp"
 #include "matrix_market.hpp"
 #include "printable.hpp"
 #include "program.hpp"
@@ -57,9 +58,7 @@ void check_validate_only(const RunOptions& o) {
     if (option_given(o.argv, "--benchmark_out")) refuse("--benchmark_out", "Google Benchmark's file would hold no timings");
     // The journal a validate-only run names after a signal, and the one a hung kernel's
     // fresh process resumes, end in .journal; any other FILE is a results file it never wrote.
-    const std::string journal_tail = ".journal";
-    if (!o.resume.empty() && (o.resume.size() < journal_tail.size() ||
-                              o.resume.compare(o.resume.size() - journal_tail.size(), journal_tail.size(), journal_tail) != 0))
+    if (!o.resume.empty() && !names_a_journal(o.resume))
         refuse("--resume " + printable_path(o.resume), "it writes no results file (resume the journal it named instead)");
     if (o.resume_anyway) refuse("--resume-anyway", "a journal of a timed run must not be mixed with a validate-only one");
     if (o.parallel_devices) refuse("--parallel-devices", "it merges timed shards (validate each GPU with --device)");
@@ -109,6 +108,8 @@ RunnerOptions sampling_runner_options(const RunOptions& o) {
     if (!positive(o.timeout_s)) throw Error("--timeout must be a positive number of seconds");
     if (o.min_samples < 2) throw Error("--min-samples must be at least 2");
     if (o.max_samples < o.min_samples) throw Error("--max-samples must be at least --min-samples");
+    if (o.kernel_timeout_s < 0 || !std::isfinite(o.kernel_timeout_s))
+        throw Error("--kernel-timeout must be a positive number of seconds, or 0 for no limit");
     RunnerOptions ro;
     ro.compile.math = math_mode_from_string(o.math);
     ro.seed = o.seed;
@@ -118,6 +119,7 @@ RunnerOptions sampling_runner_options(const RunOptions& o) {
     ro.rule.min_samples = o.min_samples;
     ro.rule.max_samples = o.max_samples;
     ro.timing = timing_mode_from_string(o.timing);
+    ro.kernel_timeout_s = o.kernel_timeout_s;
     return ro;
 }
 

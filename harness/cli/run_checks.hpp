@@ -36,9 +36,10 @@ void check_matrix_files(const std::vector<std::string>& files);
 // --out and Google Benchmark's --benchmark_out=FILE: writable as atomic_file.hpp writes.
 void check_output_paths(const RunOptions& o);
 
-// The stopping rule, math mode, seed and timing mode of `run` and `tune`, checked: a
-// non-positive or infinite --min-time, --max-noise or --timeout, or too few samples, is a
-// one-line error. The caller sets what else its command needs.
+// The stopping rule, math mode, seed, timing mode and hung-kernel limit of `run` and `tune`,
+// checked: a non-positive or infinite --min-time, --max-noise or --timeout, too few samples,
+// or a negative or infinite --kernel-timeout, is a one-line error. The caller sets what else
+// its command needs.
 RunnerOptions sampling_runner_options(const RunOptions& o);
 
 // True when argv holds the option `name`, as "name" or "name=value".

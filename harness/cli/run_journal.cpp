@@ -18,11 +18,12 @@ namespace tb {
 
 using nlohmann::json;
 
-namespace {
-
-bool ends_with(const std::string& s, const std::string& tail) {
-    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+bool names_a_journal(const std::string& path) {
+    const std::string tail = ".journal";
+    return path.size() >= tail.size() && path.compare(path.size() - tail.size(), tail.size(), tail) == 0;
 }
+
+namespace {
 
 std::string temporary_journal() {
     std::string templ = (std::filesystem::temp_directory_path() / "tribench-run-XXXXXX.journal").string();
@@ -45,7 +46,7 @@ RunFiles resolve_run_files(const RunOptions& o) {
     RunFiles f;
     f.out = o.out;
     if (!o.resume.empty()) {
-        const bool names_journal = ends_with(o.resume, ".journal");
+        const bool names_journal = names_a_journal(o.resume);
         f.journal = names_journal ? o.resume : journal_path_for(o.resume);
         const std::string implied_out = names_journal ? "" : o.resume;
         if (!o.out.empty() && !implied_out.empty() && o.out != implied_out)

@@ -17,6 +17,9 @@
 
 namespace tb {
 
+// Whether `--resume PATH` names a journal (PATH ends in .journal) rather than a results file.
+bool names_a_journal(const std::string& path);
+
 // Where this run's journal and results go.
 struct RunFiles {
     std::string out;      // the results file; empty: none (the table only)

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <numeric>
 
 #include "launch_config.hpp"
 
@@ -98,7 +99,6 @@ std::vector<std::vector<double>> time_rounds(Device& dev, const std::vector<Cand
     dev.start_timing_series();
     std::vector<std::vector<double>> times(candidates.size());
     std::vector<bool> active(candidates.size(), true);
-    std::vector<double> spent(candidates.size(), 0);
     // More rounds while an active candidate has spent too little time to give a stable
     // median; the count stays odd.
     const auto wants_more = [&](int done) {
@@ -106,15 +106,12 @@ std::vector<std::vector<double>> time_rounds(Device& dev, const std::vector<Cand
         if (done >= kInspectMaxRuns) return false;
         if (done % 2 == 0) return true;
         for (std::size_t i = 0; i < candidates.size(); ++i)
-            if (active[i] && spent[i] < kInspectMinMs) return true;
+            if (active[i] && std::accumulate(times[i].begin(), times[i].end(), 0.0) < kInspectMinMs) return true;
         return false;
     };
     for (int round = 0; wants_more(round); ++round) {
         for (std::size_t i = 0; i < candidates.size(); ++i)
-            if (active[i]) {
-                times[i].push_back(dev.time_ms(candidates[i].run));
-                spent[i] += times[i].back();
-            }
+            if (active[i]) times[i].push_back(dev.time_ms(candidates[i].run));
         if (round > 0) continue;
         double fastest = std::numeric_limits<double>::infinity();
         for (const auto& t : times) fastest = std::min(fastest, t.front());
