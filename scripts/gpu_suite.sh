@@ -132,7 +132,8 @@ if has signals && [[ -x $TB ]]; then
   done
 fi
 # Stage "tune": `tribench tune` of SUITE_TUNE_PROGRAMS (default mandelbrot,stencil; "all":
-# the default selection) with SUITE_TUNE_BUDGET seconds (default 120) and SUITE_TUNE_ARGS,
+# the default selection) with SUITE_TUNE_BUDGET seconds (default 120) and SUITE_TUNE_ARGS
+# (stopped by SIGINT after SUITE_TUNE_LIMIT seconds when set),
 # then the same selection run as SUITE_TUNE_VIEWS says (default "untuned tuned shared"):
 # untuned, tuned (each backend its own) and with cuda-native's configuration on every
 # backend, each with --budget SUITE_TUNE_RUN_BUDGET (default 60): compare untuned/tuned
@@ -142,7 +143,9 @@ if has tune && [[ -x $TB ]]; then
   programs=${SUITE_TUNE_PROGRAMS:-mandelbrot,stencil}
   select=(-p "$programs"); [[ $programs == all ]] && select=()
   start=$(date +%s); rc=0
+  # SUITE_TUNE_LIMIT: SIGINT after this many seconds (tune keeps the keys it finished).
   # shellcheck disable=SC2086
+  ${SUITE_TUNE_LIMIT:+timeout -s INT "$SUITE_TUNE_LIMIT"} \
   "$TB" tune "${select[@]}" --budget "${SUITE_TUNE_BUDGET:-120}" ${SUITE_TUNE_ARGS:-} \
     -o "$OUT/tuning.json" >"$LOGS/tune.log" 2>&1 || rc=$?
   echo "tune $programs (--budget ${SUITE_TUNE_BUDGET:-120}): $(( $(date +%s) - start )) s, exit $rc" | tee -a "$OUT/robustness.txt"

@@ -410,6 +410,8 @@ std::int64_t group_of(const std::vector<std::string>& defines) {
     return -1;
 }
 
+int fake_opens = 0, fake_compiles = 0;  // counted for the DevicePool test
+
 class FakeDevice final : public Device {
 public:
     FakeDevice() {
@@ -426,6 +428,7 @@ public:
     void copy(const Buffer&, const Buffer&, std::size_t) override {}
     void fill_u32(const Buffer&, std::uint32_t) override {}
     std::unique_ptr<Module> compile(const Source&, const CompileOptions& o) override {
+        ++fake_compiles;
         if (group_of(o.defines) == 128) throw Error("fake compiler: group 128 does not compile");
         return std::make_unique<FakeModule>();
     }
@@ -457,7 +460,10 @@ public:
     Dialect dialect() const override { return Dialect::OpenCL; }
     bool compiles_with_nvrtc() const override { return nvrtc_; }
     std::vector<DeviceInfo> devices() override { return {FakeDevice().info()}; }
-    std::unique_ptr<Device> open(std::size_t) override { return std::make_unique<FakeDevice>(); }
+    std::unique_ptr<Device> open(std::size_t) override {
+        ++fake_opens;
+        return std::make_unique<FakeDevice>();
+    }
 
 private:
     bool nvrtc_;
@@ -619,6 +625,34 @@ TEST(Tuner, NeverPicksAConfigurationThatFailedToCompileOrValidate) {
     EXPECT_NEAR(e.median_ms, 1.0 / 64, 1e-9);
     EXPECT_NEAR(e.default_median_ms, 1.0 / 16, 1e-9);
     EXPECT_NE(progress.str().find("[3/5] group=32: failed: "), std::string::npos) << progress.str();
+}
+
+// With a DevicePool (as `tune` runs), the device is opened once for every trial and key, and
+// each configuration compiled once however many keys try it (a failed compile included);
+// without one, every trial opens the device and compiles again.
+TEST(Tuner, APoolOpensTheDeviceOnceAndCompilesEachConfigurationOnce) {
+    FakeRun f;
+    const auto groups = tuning_groups(f.cases, f.slots);
+    std::ostringstream progress;
+    fake_opens = fake_compiles = 0;
+    tune_group(f.slots, groups[0], quick_options(), SearchSettings{}, 0, progress);
+    EXPECT_EQ(fake_opens, 5);
+    EXPECT_EQ(fake_compiles, 5);
+
+    DevicePool pool;
+    RunnerOptions pooled = quick_options();
+    pooled.pool = &pool;
+    fake_opens = fake_compiles = 0;
+    for (int key = 0; key < 2; ++key) {
+        const TuneOutcome out = tune_group(f.slots, groups[0], pooled, SearchSettings{}, 0, progress);
+        ASSERT_TRUE(out.best) << progress.str();
+        EXPECT_EQ(to_string(out.best->config), "group=64") << progress.str();
+        EXPECT_FALSE(out.trials[4].ok) << "group 128 still fails from the pool";
+    }
+    EXPECT_EQ(fake_opens, 1);
+    EXPECT_EQ(fake_compiles, 5) << "8, 16, 32, 64 and 128, once each";
+    EXPECT_EQ(pool.devices.size(), 1u);
+    EXPECT_EQ(pool.modules.size(), 5u);
 }
 
 // ---- run records the configuration ---------------------------------------------------------

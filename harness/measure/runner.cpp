@@ -47,7 +47,9 @@ public:
 class Session {
 public:
     Session(std::vector<BackendSlot>& slots, const std::vector<Case>& cases, const RunnerOptions& opt)
-        : slots_(slots), cases_(cases), opt_(opt), states_(cases.size()), stop_(opt.start_stopped),
+        : slots_(slots), cases_(cases), opt_(opt), states_(cases.size()),
+          devices_(opt.pool ? opt.pool->devices : own_pool_.devices),
+          modules_(opt.pool ? opt.pool->modules : own_pool_.modules), stop_(opt.start_stopped),
           started_(std::chrono::steady_clock::now()) {
         MonitorOptions mo;
         mo.kernel_timeout_s = opt.kernel_timeout_s;
@@ -173,6 +175,11 @@ private:
         auto key = std::make_tuple(c.slot, c.device, c.program->name(), joined);
         auto it = modules_.find(key);
         if (it != modules_.end()) return it->second;
+        if (opt_.pool)  // a shared pool holds one program's modules per device (DevicePool)
+            std::erase_if(modules_, [&](const auto& m) {
+                return std::get<0>(m.first) == c.slot && std::get<1>(m.first) == c.device &&
+                       std::get<2>(m.first) != c.program->name();
+            });
         CompiledModule& m = modules_[key];
         CompileOptions co = opt_.compile;
         co.defines.insert(co.defines.end(), defs.begin(), defs.end());
@@ -555,8 +562,9 @@ private:
     const RunnerOptions& opt_;
     std::vector<State> states_;
     std::map<std::size_t, std::int64_t> last_iterations_;
-    std::map<std::pair<std::size_t, std::size_t>, std::unique_ptr<Device>> devices_;
-    std::map<std::tuple<std::size_t, std::size_t, std::string, std::string>, CompiledModule> modules_;
+    DevicePool own_pool_;  // used when opt.pool is null
+    std::map<DevicePool::DeviceKey, std::unique_ptr<Device>>& devices_;
+    std::map<DevicePool::ModuleKey, CompiledModule>& modules_;
     std::map<std::string, Calibration> calibrations_;
     std::unique_ptr<Instance> current_;
     Device* current_device_ = nullptr;
@@ -587,7 +595,7 @@ public:
         current_.reset();
         flush_.release(nullptr);
         scatter_.release(nullptr);
-        modules_.clear();
+        own_pool_.modules.clear();
     }
 };
 

@@ -4,15 +4,33 @@
 #pragma once
 
 #include <functional>
+#include <map>
+#include <memory>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "results/results.hpp"
 #include "plan/selection.hpp"
 #include "stats/stopping.hpp"
 #include "results/journal.hpp"
+#include "measure/compile_timing.hpp"
 
 namespace tb {
+
+// Devices and compiled modules kept open across run_cases calls. `tune` runs one call per
+// configuration: without a pool each call opened the device again and compiled (or loaded
+// from the cache) every configuration's module again, though most keys share the device
+// default's. With a pool, a module is dropped when the next program's is compiled on its
+// device, so that a tune holds one program's configurations at a time.
+struct DevicePool {
+    using DeviceKey = std::pair<std::size_t, std::size_t>;  // slot, device index
+    // slot, device index, program, defines
+    using ModuleKey = std::tuple<std::size_t, std::size_t, std::string, std::string>;
+    std::map<DeviceKey, std::unique_ptr<Device>> devices;
+    std::map<ModuleKey, CompiledModule> modules;  // declared after devices: destroyed first
+};
 
 struct RunnerOptions {
     CompileOptions compile;           // math mode and defines
@@ -46,6 +64,8 @@ struct RunnerOptions {
     double kernel_timeout_s = 0;
     std::function<void(const BenchmarkResult& failed)> on_hang;
     double heartbeat_s = 0;           // a progress line this often on stderr (0: none)
+    // Where devices and modules outlive the call (null: the call opens and closes its own).
+    DevicePool* pool = nullptr;
 };
 
 // Throughput as fractions of each device's calibrated copy bandwidth and FP32 peak, for
