@@ -133,7 +133,8 @@ if has signals && [[ -x $TB ]]; then
 fi
 # Stage "tune": `tribench tune` of SUITE_TUNE_PROGRAMS (default mandelbrot,stencil; "all":
 # the default selection) with SUITE_TUNE_BUDGET seconds (default 120) and SUITE_TUNE_ARGS
-# (stopped by SIGINT after SUITE_TUNE_LIMIT seconds when set),
+# (stopped by SIGINT after SUITE_TUNE_LIMIT seconds when set; SUITE_TUNE_FILE: no tune, that
+# file instead),
 # then the same selection run as SUITE_TUNE_VIEWS says (default "untuned tuned shared"):
 # untuned, tuned (each backend its own) and with cuda-native's configuration on every
 # backend, each with --budget SUITE_TUNE_RUN_BUDGET (default 60): compare untuned/tuned
@@ -142,14 +143,18 @@ if has tune && [[ -x $TB ]]; then
   note "tune"
   programs=${SUITE_TUNE_PROGRAMS:-mandelbrot,stencil}
   select=(-p "$programs"); [[ $programs == all ]] && select=()
-  start=$(date +%s); rc=0
-  # SUITE_TUNE_LIMIT: SIGINT after this many seconds (tune keeps the keys it finished).
-  # shellcheck disable=SC2086
-  ${SUITE_TUNE_LIMIT:+timeout -s INT "$SUITE_TUNE_LIMIT"} \
-  "$TB" tune "${select[@]}" --budget "${SUITE_TUNE_BUDGET:-120}" ${SUITE_TUNE_ARGS:-} \
-    -o "$OUT/tuning.json" >"$LOGS/tune.log" 2>&1 || rc=$?
-  echo "tune $programs (--budget ${SUITE_TUNE_BUDGET:-120}): $(( $(date +%s) - start )) s, exit $rc" | tee -a "$OUT/robustness.txt"
-  grep -c "^tune: .* configurations, " "$LOGS/tune.log" | sed 's/^/tuning keys searched: /' | tee -a "$OUT/robustness.txt"
+  if [[ -n ${SUITE_TUNE_FILE:-} ]]; then  # an earlier call's tuning file: no tune, the views only
+    rc=0; gzip -cdf "$SUITE_TUNE_FILE" >"$OUT/tuning.json" || status=1
+  else
+    start=$(date +%s); rc=0
+    # SUITE_TUNE_LIMIT: SIGINT after this many seconds (tune keeps the keys it finished).
+    # shellcheck disable=SC2086
+    ${SUITE_TUNE_LIMIT:+timeout -s INT "$SUITE_TUNE_LIMIT"} \
+    "$TB" tune "${select[@]}" --budget "${SUITE_TUNE_BUDGET:-120}" ${SUITE_TUNE_ARGS:-} \
+      -o "$OUT/tuning.json" >"$LOGS/tune.log" 2>&1 || rc=$?
+    echo "tune $programs (--budget ${SUITE_TUNE_BUDGET:-120}): $(( $(date +%s) - start )) s, exit $rc" | tee -a "$OUT/robustness.txt"
+    grep -c "^tune: .* configurations, " "$LOGS/tune.log" | sed 's/^/tuning keys searched: /' | tee -a "$OUT/robustness.txt"
+  fi
   ((rc > 1)) && status=1
   if [[ -f $OUT/tuning.json ]]; then
     views=${SUITE_TUNE_VIEWS:-untuned tuned shared}
