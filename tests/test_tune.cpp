@@ -627,6 +627,18 @@ TEST(Tuner, NeverPicksAConfigurationThatFailedToCompileOrValidate) {
     EXPECT_NE(progress.str().find("[3/5] group=32: failed: "), std::string::npos) << progress.str();
 }
 
+// One configuration serves every variant of a key: a faster sum that slows one variant by
+// more than kTuneMaxSlowdown is never picked (tuned must not be slower than untuned anywhere).
+TEST(Tuner, NeverPicksAConfigurationThatSlowsOneOfItsBenchmarks) {
+    const std::optional<Trial> start = Trial{{{"group", 16}}, true, 11.0, "", {1.0, 10.0}};
+    EXPECT_FALSE(pickable(Trial{{{"group", 8}}, true, 6.05, "", {1.05, 5.0}}, start)) << "5% slower on the first";
+    EXPECT_TRUE(pickable(Trial{{{"group", 8}}, true, 6.01, "", {1.01, 5.0}}, start)) << "1%: within the bound";
+    EXPECT_TRUE(pickable(Trial{{{"group", 8}}, true, 12.0, "", {0.5, 11.5}}, std::nullopt)) << "no start to hold it to";
+    const std::optional<Trial> failed_start = Trial{{{"group", 16}}, false, 0, "validation failed", {}};
+    EXPECT_TRUE(pickable(Trial{{{"group", 8}}, true, 6.05, "", {1.05, 5.0}}, failed_start));
+    EXPECT_FALSE(pickable(Trial{{{"group", 8}}, false, 0, "did not compile", {}}, start));
+}
+
 // With a DevicePool (as `tune` runs), the device is opened once for every trial and key, and
 // each configuration compiled once however many keys try it (a failed compile included);
 // without one, every trial opens the device and compiles again.

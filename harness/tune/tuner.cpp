@@ -27,7 +27,10 @@ Trial run_trial(std::vector<BackendSlot>& slots, std::vector<Case> group, const 
     Trial t{config, true, 0, ""};
     std::string error, skipped;  // the first failure, the first benchmark not run
     for (const auto& b : r.benchmarks) {
-        if (b.status == Status::Ok) t.ms += b.summary.median;
+        if (b.status == Status::Ok) {
+            t.ms += b.summary.median;
+            t.medians.push_back(b.summary.median);
+        }
         else if (b.status == Status::Skipped) skipped = skipped.empty() ? b.name + ": " + b.error : skipped;
         else error = error.empty() ? b.name + ": " + b.error : error;
     }
@@ -71,6 +74,14 @@ std::vector<std::vector<Case>> tuning_groups(const std::vector<Case>& cases, con
     return groups;
 }
 
+bool pickable(const Trial& t, const std::optional<Trial>& start) {
+    if (!t.ok) return false;
+    if (!start || !start->ok || start->medians.size() != t.medians.size()) return true;
+    for (std::size_t i = 0; i < t.medians.size(); ++i)
+        if (t.medians[i] > start->medians[i] * (1 + kTuneMaxSlowdown)) return false;
+    return true;
+}
+
 double key_budget_share(double budget_s, double spent_s, std::size_t keys_left) {
     if (budget_s <= 0) return 0;
     const double share = (budget_s - spent_s) / double(std::max<std::size_t>(keys_left, 1));
@@ -104,9 +115,12 @@ TuneOutcome tune_group(std::vector<BackendSlot>& slots, const std::vector<Case>&
         Trial t = run_trial(slots, group, out.plan.points[i], ro);
         if (interrupted() && !t.ok) break;  // an interrupted trial is not a failed one
         if (i == 0 && t.config == start) out.start = t;
-        if (t.ok && (!out.best || t.ms < out.best->ms)) out.best = t;
+        if (pickable(t, out.start) && (!out.best || t.ms < out.best->ms)) out.best = t;
         progress << "tune: [" << i + 1 << "/" << out.plan.points.size() << "] " << (t.config.empty() ? "(fixed)" : to_string(t.config))
                  << ": " << (t.ok ? ms_text(t.ms) : "failed: " + t.reason)
+                 << (t.ok && !pickable(t, out.start) ? " (never picked: a benchmark of it runs more than 2% slower than "
+                                                        "under the device default)"
+                                                      : "")
                  << (out.best ? "; best " + ms_text(out.best->ms) : "") << "\n";
         out.trials.push_back(std::move(t));
     }

@@ -19,7 +19,18 @@ struct Trial {
     bool ok = false;
     double ms = 0;       // the group's medians, summed (ok only)
     std::string reason;  // why not ok: the first failing benchmark's error
+    std::vector<double> medians;  // each benchmark's median, in the group's order (ok only)
 };
+
+// How much slower than under the device default one benchmark of a key may run under the
+// configuration picked for the key. `run` gives every variant of a key one configuration, and
+// the score is their sum: without this bound a configuration that speeds up the slowest
+// variant could be picked though it slows another (nbody's `classic` dominates the sum).
+inline constexpr double kTuneMaxSlowdown = 0.02;
+
+// Whether `t` may be picked: ok, and where the start configuration ran ok, none of its
+// benchmarks more than kTuneMaxSlowdown slower than under it.
+bool pickable(const Trial& t, const std::optional<Trial>& start);
 
 struct TuneOutcome {
     TuningKey key;
