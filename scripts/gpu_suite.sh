@@ -20,7 +20,7 @@ OUT=${1:?usage: scripts/gpu_suite.sh OUTDIR [tribench run args...]}
 shift
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 ROOT=$PWD
 LOGS=$(mktemp -d)
 STAGES=${SUITE_STAGES:-build test list run ptx sanitize}
@@ -28,6 +28,9 @@ BUILD=build-gpu
 status=0
 has() { [[ " $STAGES " == *" $1 "* ]]; }
 note() { echo "== $*" | tee -a "$LOGS/stages.log"; }
+# The logs so far into OUTDIR: a call cut by the device's time limit still brings back the
+# stages it finished (2026-12-06: one that ran out during a view's run brought back nothing).
+pack() { tar -C "$LOGS" -czf "$OUT/logs.tar.gz" . 2>/dev/null; }
 
 # Packages the GPU image lacks travel in .deps (Debian packages unpacked, see README).
 PREFIX=()
@@ -107,6 +110,7 @@ if has default && [[ -x $TB ]]; then
   start=$(date +%s); rc=0
   timeout -s INT 600 "$TB" run --out "$OUT/default.json" >"$LOGS/default.log" 2>&1 || rc=$?
   echo "default run (no options): $(( $(date +%s) - start )) s, exit $rc" | tee -a "$OUT/robustness.txt"
+  pack
   ((rc > 1)) && status=1
   grep -E "^tribench: .*benchmarks done" "$LOGS/default.log" | head -3 >>"$OUT/robustness.txt"
   if [[ -f $OUT/default.json ]]; then
@@ -154,6 +158,7 @@ if has tune && [[ -x $TB ]]; then
       -o "$OUT/tuning.json" >"$LOGS/tune.log" 2>&1 || rc=$?
     echo "tune $programs (--budget ${SUITE_TUNE_BUDGET:-120}): $(( $(date +%s) - start )) s, exit $rc" | tee -a "$OUT/robustness.txt"
     grep -c "^tune: .* configurations, " "$LOGS/tune.log" | sed 's/^/tuning keys searched: /' | tee -a "$OUT/robustness.txt"
+    pack
   fi
   ((rc > 1)) && status=1
   if [[ -f $OUT/tuning.json ]]; then
@@ -166,6 +171,7 @@ if has tune && [[ -x $TB ]]; then
       "$TB" run "${select[@]}" "${args[@]}" --budget "${SUITE_TUNE_RUN_BUDGET:-60}" --keep-going \
         --out "$LOGS/run-$tag.json" >"$LOGS/run-$tag.log" 2>&1 || status=1
       echo "run $tag: $(( $(date +%s) - start )) s" | tee -a "$OUT/robustness.txt"
+      pack
     done
     if [[ " $views " == *" untuned "* && " $views " == *" tuned "* ]]; then
       "$TB" compare "$LOGS/run-untuned.json" "$LOGS/run-tuned.json" >"$OUT/tuned-vs-untuned.txt" 2>&1
@@ -228,7 +234,7 @@ if has sanitize && [[ -x $TB ]] && command -v compute-sanitizer >/dev/null; then
 fi
 # Results files can be large (every sample is kept): ship them compressed.
 for f in "$OUT"/*.json; do [[ -f $f ]] && gzip -f "$f"; done
-tar -C "$LOGS" -czf "$OUT/logs.tar.gz" . 2>/dev/null
+pack
 [[ -f $LOGS/run.log ]] && cp "$LOGS/run.log" "$OUT/summary.txt"
 [[ -f $LOGS/sanitize-summary.txt ]] && cat "$LOGS/sanitize-summary.txt"
 [[ -f $OUT/robustness.txt ]] && { echo "== robustness"; cat "$OUT/robustness.txt"; }

@@ -47,6 +47,10 @@ tb_cli_test(unknown_math 2 ONE_LINE ERR "unknown math mode 'sloppy'" ARGS run --
 tb_cli_test(unknown_option 2 ONE_LINE ERR "tribench: error: .*--frobnicate" ARGS run --frobnicate)
 tb_cli_test(bad_number 2 ONE_LINE ERR "tribench: error: .*--seed" ARGS run --seed banana)
 
+# A budget too small for the selection says how many medians rest on fewer than 5 samples.
+tb_cli_test(run_budget_few_samples 0 ERR "budget: 2 have fewer than 5 samples"
+            ARGS run --program mandelbrot --dataset 128x128,512x512 --backend opencl --budget 0.01)
+
 # mandelbrot validates and is timed on the opencl backend (PoCL here), results written.
 tb_cli_test(run_mandelbrot_opencl 0 OUT "mandelbrot/128x128/opencl +opencl:[0-9]+ +ok"
             FILE ${E2E_DIR}/mandelbrot.json

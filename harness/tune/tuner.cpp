@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 #include <ostream>
@@ -118,9 +119,10 @@ TuneOutcome tune_group(std::vector<BackendSlot>& slots, const std::vector<Case>&
         if (pickable(t, out.start) && (!out.best || t.ms < out.best->ms)) out.best = t;
         progress << "tune: [" << i + 1 << "/" << out.plan.points.size() << "] " << (t.config.empty() ? "(fixed)" : to_string(t.config))
                  << ": " << (t.ok ? ms_text(t.ms) : "failed: " + t.reason)
-                 << (t.ok && !pickable(t, out.start) ? " (never picked: a benchmark of it runs more than 2% slower than "
-                                                        "under the device default)"
-                                                      : "")
+                 << (t.ok && !pickable(t, out.start)
+                         ? " (never picked: a benchmark of it runs more than " + std::to_string(std::lround(kTuneMaxSlowdown * 100)) +
+                               "% slower than under the device default)"
+                         : "")
                  << (out.best ? "; best " + ms_text(out.best->ms) : "") << "\n";
         out.trials.push_back(std::move(t));
     }
