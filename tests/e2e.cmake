@@ -49,7 +49,7 @@ tb_cli_test(bad_number 2 ONE_LINE ERR "tribench: error: .*--seed" ARGS run --see
 
 # A budget too small for the selection says how many medians rest on fewer than 5 samples.
 tb_cli_test(run_budget_few_samples 0 ERR "budget: 2 have fewer than 5 samples"
-            ARGS run --program mandelbrot --dataset 128x128,512x512 --backend opencl --budget 0.01)
+            ARGS run --program mandelbrot --dataset 128x128,512x512 --backend opencl --budget 0.01 --min-samples 3)
 
 # mandelbrot validates and is timed on the opencl backend (PoCL here), results written.
 tb_cli_test(run_mandelbrot_opencl 0 OUT "mandelbrot/128x128/opencl +opencl:[0-9]+ +ok"

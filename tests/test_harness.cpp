@@ -112,6 +112,21 @@ TEST(Stopping, UnderABudgetStopsAtTheShareOnlyOnceTheMedianHasSettled) {
     EXPECT_FALSE(r.done(close, 1.0));
 }
 
+TEST(Stopping, ATimeoutWaitsForTheFloorSamplesOnlyWhileTheyAreCheap) {
+    tb::StoppingRule r;
+    r.min_samples = 10;
+    r.min_time_s = 1.0;
+    r.timeout_s = 0.01;
+    r.floor_samples = 5;
+    r.floor_s = 0.05;
+    const std::vector<double> two{1.0, 1.2}, five{1.0, 1.2, 1.1, 1.3, 1.0};
+    EXPECT_FALSE(r.done(two, 0.02)) << "past the timeout, but below the floor and still cheap";
+    EXPECT_TRUE(r.done(five, 0.02)) << "the floor reached";
+    EXPECT_TRUE(r.done(two, 0.05)) << "the floor's wall time spent: slow samples keep their two";
+    r.floor_samples = 2;  // no floor (what run does without --budget)
+    EXPECT_TRUE(r.done(two, 0.02));
+}
+
 TEST(ResultsJson, RoundTrip) {
     Results r = sample_results();
     Results back = results_from_json(to_json(r));

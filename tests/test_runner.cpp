@@ -456,6 +456,19 @@ TEST_F(RunnerTiming, BudgetGivesScatteredSamplesMoreTime) {
     EXPECT_LT(wall_s, opt.budget_s * 1.1);
 }
 
+TEST_F(RunnerTiming, ABenchmarkBehindThePlanStillTakesItsFloorOfCheapSamples) {
+    // A budget all but spent (1 us for 2 benchmarks): each share is nothing. Samples of 1 ms
+    // still get the floor of 5; samples of 40 ms pass the floor's 50 ms of wall time at two.
+    RunnerOptions opt = budgeted_run(1.0, 1.0, 0.25, 1e-6);
+    for (const auto& b : run_fake(2, opt).benchmarks) {
+        EXPECT_EQ(b.status, Status::Ok) << b.error;
+        EXPECT_EQ(b.samples_ms.size(), tb::kBudgetFloorSamples);
+        EXPECT_TRUE(b.budget_cut);
+    }
+    opt = budgeted_run(40.0, 40.0, 0.25, 1e-6);
+    for (const auto& b : run_fake(2, opt).benchmarks) EXPECT_EQ(b.samples_ms.size(), 2u);
+}
+
 // `run --validate-only`: each case is set up as for timing (prepared, poisoned, run once and
 // validated), then nothing more reaches the device: no calibration, warm-up sample, samples
 // or batch, whatever the other options ask for.

@@ -20,6 +20,7 @@
 #include "cli/run_journal.hpp"
 #include "measure/interrupt.hpp"
 #include "measure/runner.hpp"
+#include "stats/stopping.hpp"
 #include "plan/shard_run.hpp"
 #include "tune/apply_tuning.hpp"
 #include "report/reporter.hpp"
@@ -48,7 +49,7 @@ void report_budget(const Results& r, double budget_s, double wall_s, bool given)
     if (budget_s <= 0) return;
     // A median of so few samples is one or two runs: on the H100 (2026-12-06) the default
     // budget left 2 samples to half of the default suite's benchmarks.
-    constexpr std::size_t kFewSamples = 5;
+    constexpr std::size_t kFewSamples = kBudgetFloorSamples;
     std::size_t cut = 0, few = 0;
     for (const auto& b : r.benchmarks) {
         cut += b.budget_cut;

@@ -412,6 +412,10 @@ private:
         r.timeout_s = std::min(r.timeout_s, std::min(kSettleShares * sampling, settle_limit));
         r.min_time_s = std::min(r.min_time_s, sampling);
         r.settle_s = sampling;
+        // Cheap rows still get a median of a few samples: a 2-sample median is one of two runs,
+        // and those compare poorly. A floor of wall time keeps one slow row from overrunning.
+        r.floor_samples = std::min(kBudgetFloorSamples, std::max<std::size_t>(2, r.min_samples));
+        r.floor_s = kFloorSeconds;
         return r;
     }
 
@@ -584,6 +588,9 @@ private:
     static constexpr double kSamplingShare = 0.7;
     // How many shares a benchmark whose median has not settled may take (planned_rule).
     static constexpr double kSettleShares = 3.0;
+    // Wall time past which a budgeted benchmark stops short of its floor of samples: five
+    // samples of up to 10 ms fit, a row of slower ones keeps its two.
+    static constexpr double kFloorSeconds = 0.05;
     double setup_seconds_ = 0;  // summed over the benchmarks set up so far
     double first_setup_seconds_ = 0;
     std::size_t setups_ = 0;

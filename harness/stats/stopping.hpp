@@ -21,6 +21,11 @@ struct StoppingRule {
     // samples takes more of the budget than one whose median is known.
     double settle_s = 0;
     double max_median_spread = 0.02;
+    // A timeout (not max_samples) stops sampling only once there are floor_samples samples or
+    // floor_s of wall time has passed: --budget raises the floor so that cheap rows still get
+    // a median of a few samples while one slow row cannot overrun the budget.
+    std::size_t floor_samples = 2;
+    double floor_s = 0;
 
     // samples in ms; wall_s = wall time spent sampling so far.
     bool done(const std::vector<double>& samples_ms, double wall_s) const;
@@ -30,6 +35,9 @@ struct StoppingRule {
     // True when sampling ended without reaching max_noise.
     bool noisy(const std::vector<double>& samples_ms) const;
 };
+
+// The fewest samples a --budget run gives a benchmark whose samples are cheap (runner.cpp).
+inline constexpr std::size_t kBudgetFloorSamples = 5;
 
 double relative_stddev(const std::vector<double>& samples);
 
