@@ -556,6 +556,35 @@ struct FakeRun {
     }
 };
 
+// The backends take turns in tune's order of keys, so that a budget spent early leaves each
+// backend's later keys at their defaults alike (on the H100, in plan order, opencl's did alone).
+TEST(Tuner, BackendsTakeTurnsInTheOrderOfKeys) {
+    FakeRun f;
+    f.slots.resize(2);
+    f.slots[1].id = "fake2";
+    f.slots[1].backend = std::make_unique<FakeBackend>(false);
+    f.slots[1].devices = f.slots[1].backend->devices();
+    const Case first = f.cases[0];
+    f.cases.clear();
+    const auto add = [&](std::size_t slot, const std::string& dataset) {
+        Case c = first;
+        c.slot = slot;
+        c.dataset.name = dataset;
+        f.cases.push_back(c);
+        c.variant = "other";  // a second variant: the same key
+        f.cases.push_back(c);
+    };
+    for (const char* d : {"a", "b", "c"}) add(0, d);  // plan order: the first backend's keys,
+    add(1, "a");                                      // then the second's
+    const auto groups = tuning_groups(f.cases, f.slots);
+    std::vector<std::string> order;
+    for (const auto& g : groups) {
+        EXPECT_EQ(g.size(), 2u) << "a key's variants stay together";
+        order.push_back(f.slots[g.front().slot].id + "/" + g.front().dataset.name);
+    }
+    EXPECT_EQ(order, (std::vector<std::string>{"fake/a", "fake2/a", "fake/b", "fake/c"}));
+}
+
 // --budget bounds exhaustive searches too: once the key's share is spent, the default alone.
 TEST(Tuner, BudgetCutsEvenAnExhaustiveSearchAfterTheDefault) {
     FakeRun f;

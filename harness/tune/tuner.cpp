@@ -5,7 +5,9 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <ostream>
+#include <utility>
 
 #include "measure/interrupt.hpp"
 #include "results/environment.hpp"
@@ -72,7 +74,22 @@ std::vector<std::vector<Case>> tuning_groups(const std::vector<Case>& cases, con
         }
         groups[i].push_back(c);
     }
-    return groups;
+    // Backends take turns (one key of each, then the next of each): a --budget spent early
+    // then leaves every backend's later keys at their default alike. In plan order, backend
+    // after backend, the H100's budget of 2026-12-06 was spent by the CUDA backends' keys,
+    // opencl's kept their defaults, and "each at its own best" favoured the CUDA backends.
+    std::map<std::pair<std::size_t, std::size_t>, std::vector<std::size_t>> by_backend;  // (slot, device) -> groups
+    std::vector<std::pair<std::size_t, std::size_t>> backend_order;
+    for (std::size_t i = 0; i < groups.size(); ++i) {
+        const std::pair<std::size_t, std::size_t> b{groups[i].front().slot, groups[i].front().device};
+        if (!by_backend.count(b)) backend_order.push_back(b);
+        by_backend[b].push_back(i);
+    }
+    std::vector<std::vector<Case>> turns;
+    for (std::size_t round = 0; turns.size() < groups.size(); ++round)
+        for (const auto& b : backend_order)
+            if (round < by_backend[b].size()) turns.push_back(std::move(groups[by_backend[b][round]]));
+    return turns;
 }
 
 bool pickable(const Trial& t, const std::optional<Trial>& start) {
