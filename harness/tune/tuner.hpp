@@ -41,9 +41,10 @@ struct TuneOutcome {
     TuningEntry entry() const;  // best as a tuning file entry (best must be set)
 };
 
-// The planned cases grouped by tuning key (device, backend, program, dataset), each backend
-// (and device) in plan order, the backends taking turns; vendor rows are left out. A group's variants and launch modes all run under each
-// configuration, which is scored by the sum of their medians.
+// The planned cases grouped by tuning key (device, backend, program, dataset), each backend's
+// keys in plan order and the backends taking turns; vendor rows are left out. A group's
+// variants and launch modes all run under each configuration, which is scored by the sum of
+// their medians.
 std::vector<std::vector<Case>> tuning_groups(const std::vector<Case>& cases, const std::vector<BackendSlot>& slots);
 
 // A key's share of `tune --budget B` (budget_s 0: none, and 0 is returned): the time left
