@@ -47,19 +47,18 @@ std::vector<LaunchMode> parse_launches(const std::vector<std::string>& names) {
 // What --budget cost: which benchmarks were sampled less than the stopping rule asks.
 void report_budget(const Results& r, double budget_s, double wall_s, bool given) {
     if (budget_s <= 0) return;
-    // A median of so few samples is one or two runs: on the H100 (2026-12-06) the default
-    // budget left 2 samples to half of the default suite's benchmarks.
-    constexpr std::size_t kFewSamples = kBudgetFloorSamples;
+    // A median of fewer samples than the budget's floor is one or two runs: on the H100
+    // (2026-12-06) the default budget had left 2 samples to half of the suite's benchmarks.
     std::size_t cut = 0, few = 0;
     for (const auto& b : r.benchmarks) {
         cut += b.budget_cut;
-        few += b.status == Status::Ok && b.samples_ms.size() < kFewSamples;
+        few += b.status == Status::Ok && b.samples_ms.size() < kBudgetFloorSamples;
     }
     if (!given && cut == 0 && wall_s <= budget_s) return;  // the default budget, and it cost nothing
     std::cerr << "budget: " << r.benchmarks.size() << " benchmarks in " << static_cast<int>(wall_s + 0.5) << " s of "
               << budget_s << " s; " << cut << " sampled less than the stopping rule asks (marked 'b' in the table)\n";
     if (few)
-        std::cerr << "budget: " << few << " have fewer than " << kFewSamples
+        std::cerr << "budget: " << few << " have fewer than " << kBudgetFloorSamples
                   << " samples, medians that compare poorly: a larger --budget (0: none) samples them as the stopping "
                      "rule asks\n";
     if (wall_s > budget_s)

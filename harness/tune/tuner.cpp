@@ -78,17 +78,17 @@ std::vector<std::vector<Case>> tuning_groups(const std::vector<Case>& cases, con
     // then leaves every backend's later keys at their default alike. In plan order, backend
     // after backend, the H100's budget of 2026-12-06 was spent by the CUDA backends' keys,
     // opencl's kept their defaults, and "each at its own best" favoured the CUDA backends.
-    std::map<std::pair<std::size_t, std::size_t>, std::vector<std::size_t>> by_backend;  // (slot, device) -> groups
-    std::vector<std::pair<std::size_t, std::size_t>> backend_order;
+    // A key's round is its place among its backend's keys; a stable sort by round keeps the
+    // backends of each round in plan order.
+    std::map<std::pair<std::size_t, std::size_t>, std::size_t> keys_seen;  // (slot, device) -> keys so far
+    std::vector<std::size_t> round(groups.size()), order(groups.size());
     for (std::size_t i = 0; i < groups.size(); ++i) {
-        const std::pair<std::size_t, std::size_t> b{groups[i].front().slot, groups[i].front().device};
-        if (!by_backend.count(b)) backend_order.push_back(b);
-        by_backend[b].push_back(i);
+        round[i] = keys_seen[{groups[i].front().slot, groups[i].front().device}]++;
+        order[i] = i;
     }
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return round[a] < round[b]; });
     std::vector<std::vector<Case>> turns;
-    for (std::size_t round = 0; turns.size() < groups.size(); ++round)
-        for (const auto& b : backend_order)
-            if (round < by_backend[b].size()) turns.push_back(std::move(groups[by_backend[b][round]]));
+    for (const std::size_t i : order) turns.push_back(std::move(groups[i]));
     return turns;
 }
 
