@@ -186,6 +186,23 @@ if has tune && [[ -x $TB ]]; then
     fi
   fi
 fi
+# Stage "portability": scripts/portability.py run of a merged tuning file (SUITE_PORT_FILE,
+# default this call's OUTDIR/tuning.json: put other devices' entries there before the tune
+# stage and `tune -o` keeps them) with SUITE_PORT_ARGS (default "-b opencl --budget 45"),
+# then its table of this device's row: OUTDIR/portability.md; the runs, for a table of
+# several devices' rows (docs/tuning.md), in OUTDIR/portability.tar.gz.
+if has portability && [[ -x $TB ]]; then
+  note "portability"
+  start=$(date +%s)
+  # shellcheck disable=SC2086
+  TRIBENCH=$TB python3 scripts/portability.py run "${SUITE_PORT_FILE:-$OUT/tuning.json}" "$LOGS/port" \
+    ${SUITE_PORT_ARGS:--b opencl --budget 45} >"$LOGS/portability.log" 2>&1 || status=1
+  echo "portability runs: $(( $(date +%s) - start )) s" | tee -a "$OUT/robustness.txt"
+  python3 scripts/portability.py table "$LOGS"/port/*.json >"$OUT/portability.md" 2>&1 || status=1
+  cat "$OUT/portability.md"
+  tar -C "$LOGS" -czf "$OUT/portability.tar.gz" port 2>/dev/null
+  pack
+fi
 if has timing && [[ -x $TB ]]; then
   note "timing"
   scripts/ncu_agreement.sh "$TB" "$LOGS/ncu" >"$LOGS/ncu.log" 2>&1 || status=1
