@@ -5,8 +5,8 @@
 # Stage "timing" compares tribench's clock with Nsight Compute's (scripts/ncu_agreement.sh);
 # stage "ci" runs `--profile ci` SUITE_CI_RUNS times (default 5) and compares each later run
 # with the first (A/A: no regression may be reported). Stage "soak" runs scripts/soak.sh.
-# Stages "default", "signals", "hang" and "tune" check a run that loses nothing and tuning
-# (docs/robustness.md, docs/tuning.md); they write OUTDIR/robustness.txt.
+# Stages "default", "signals", "hang", "tune" and "portability" check a run that loses nothing
+# and tuning (docs/robustness.md, docs/tuning.md); they write OUTDIR/robustness.txt.
 # Stage "sanitize" runs compute-sanitizer (memcheck, racecheck, synccheck) over every
 # program, variant and launch mode of both CUDA backends on the small datasets.
 # Writes OUTDIR/results.json.gz, OUTDIR/tables.md (compare --backends, scripts/reference_table.py,
