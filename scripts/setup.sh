@@ -11,7 +11,7 @@ DEB_PACKAGES=(
   libcli11-dev libfftw3-dev zlib1g-dev
   oclgrind               # tests/oclgrind.cmake: kernels' memory accesses and barriers
   python3-matplotlib python3-numpy
-  clang libclang-rt-dev  # scripts/test.sh: its clang builds (build-test, ASan, libFuzzer) and their runtimes
+  clang libclang-rt-dev lld  # scripts/test.sh: its clang builds (build-test, ASan, libFuzzer), their runtimes and linker
   slurm-wlm munge        # the one-node Slurm cluster of tests/slurm (docs/scale-out.md)
   libxml2-utils libbenchmark-tools  # xmllint for the JUnit check, Google Benchmark's compare.py
 )
