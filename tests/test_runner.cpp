@@ -22,6 +22,7 @@
 #include "backend.hpp"
 #include "program.hpp"
 #include "measure/compiler_warnings.hpp"
+#include "measure/run_monitor.hpp"
 #include "measure/runner.hpp"
 #include "results/journal.hpp"
 
@@ -629,4 +630,36 @@ TEST_F(RunnerTiming, AfterAHangTheMeasuringThreadRecordsNothingMore) {
     ASSERT_TRUE(WIFEXITED(status));
     EXPECT_EQ(WEXITSTATUS(status), 0) << "3: the journal holds more than the hang's entry; 4: no hang declared";
     std::remove(path.c_str());
+}
+
+// Opening a device and compiling run none of the benchmark's kernels: they get at least
+// RunMonitor::kSetUpFloorS whatever --kernel-timeout says, so a short limit meant for kernels
+// does not fail a slow compile (PoCL under ASan with a cold cache took over 2 s for the
+// spinning kernel's Mandelbrot, 2026-12-07) as a hung kernel. The kernel steps keep the limit.
+TEST(RunMonitorLimits, SetUpStepsGetAtLeastTheFloor) {
+    EXPECT_EQ(RunMonitor::step_limit(2, false), 2);
+    EXPECT_EQ(RunMonitor::step_limit(2, true), RunMonitor::kSetUpFloorS);
+    EXPECT_EQ(RunMonitor::step_limit(2 * RunMonitor::kSetUpFloorS, true), 2 * RunMonitor::kSetUpFloorS);
+    EXPECT_EQ(RunMonitor::step_limit(0, true), 0) << "0: no limit, for set-up steps too";
+}
+
+// A compile three times the kernel timeout: the benchmark validates and is timed. In a child
+// process, since a declared hang would park the measuring thread for good.
+TEST_F(RunnerTiming, ACompileLongerThanTheKernelTimeoutIsNoHang) {
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        behaviour.sleep_us_per_compile = 900000;
+        RunnerOptions opt = quick_options();
+        opt.kernel_timeout_s = 0.3;
+        opt.on_hang = [](const BenchmarkResult&) { std::_Exit(3); };
+        const Results r = run_fake(1, opt);
+        const bool ok = r.benchmarks.size() == 1 && r.benchmarks[0].status == Status::Ok &&
+                        !r.benchmarks[0].samples_ms.empty();
+        std::_Exit(ok ? 0 : 4);
+    }
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 0) << "3: the compile was declared a hung kernel; 4: the benchmark did not run";
 }

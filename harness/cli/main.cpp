@@ -89,8 +89,9 @@ int main(int argc, char** argv) {
     run->add_flag("--resume-anyway", run_opt.resume_anyway,
                   "--resume although the selection, devices, commit or options differ");
     run->add_option("--kernel-timeout", run_opt.kernel_timeout_s,
-                    "a compile, run or sample longer than this many seconds is a hung kernel: its benchmark "
-                    "fails and the run goes on in a fresh process (default: 300; 0: no limit)");
+                    "a device step (a validation run, a sample) longer than this many seconds is a hung kernel: "
+                    "its benchmark fails and the run goes on in a fresh process (default: 300; 0: no limit; "
+                    "opening a device and compiling get at least 300)");
     run->add_option("--heartbeat", run_opt.heartbeat_s,
                     "when stderr is not a terminal, a progress line this often, seconds (default: 30; 0: none)");
     run->add_option("--profile", run_opt.profile, "a named selection and sampling plan: ci (docs/measurement.md)");
@@ -145,8 +146,9 @@ int main(int argc, char** argv) {
         ->check(tb::unsigned_integer(0, SIZE_MAX));
     tune->add_option("--timing", tune_opt.run.timing, "gated (default) or plain, as for run");
     tune->add_option("--kernel-timeout", tune_opt.run.kernel_timeout_s,
-                     "a compile, run or sample longer than this many seconds is a hung kernel: tune ends, naming "
-                     "the configuration, and keeps the keys tuned before it (default: 300; 0: no limit)");
+                     "a device step (a validation run, a sample) longer than this many seconds is a hung kernel: "
+                     "tune ends, naming the configuration, and keeps the keys tuned before it (default: 300; 0: "
+                     "no limit; opening a device and compiling get at least 300)");
     tune->add_option("-o,--out", tune_opt.out, "the tuning file to write (default: $XDG_CACHE_HOME/tribench/tuning.json "
                                                "or ~/.cache/tribench/tuning.json); other keys' entries are kept");
     tune->add_option("--budget", tune_opt.budget_s, "seconds for the whole search, shared by the keys; each key's default is always tried "

@@ -48,9 +48,10 @@ RunMonitor::~RunMonitor() {
     if (thread_.joinable()) thread_.join();
 }
 
-void RunMonitor::arm(const std::string& what) {
+void RunMonitor::arm(const std::string& what, bool set_up) {
     std::lock_guard<std::mutex> lock(mutex_);
     step_ = what;
+    set_up_ = set_up;
     armed_at_ns_.store(ns_of(Clock::now()));
 }
 
@@ -115,11 +116,16 @@ void RunMonitor::watch() {
         }
         if (opt_.kernel_timeout_s > 0 && in_step >= opt_.kernel_timeout_s && opt_.on_hang) {
             std::string step;
+            bool set_up = false;
             {
                 std::lock_guard<std::mutex> lock(mutex_);
+                if (armed_at_ns_.load() != armed) continue;  // that step ended meanwhile
                 step = step_;
+                set_up = set_up_;
             }
-            opt_.on_hang(step, opt_.kernel_timeout_s);
+            const double limit = step_limit(opt_.kernel_timeout_s, set_up);
+            if (in_step < limit) continue;
+            opt_.on_hang(step, limit, set_up);
             return;  // the handler did not end the process: stop watching
         }
     }

@@ -56,7 +56,7 @@ public:
         mo.heartbeat_s = opt.heartbeat_s;
         mo.budget_s = opt.validate_only ? 0 : opt.budget_s;
         if (opt.journal) mo.journal_note = "finished benchmarks are in " + opt.journal->path();
-        mo.on_hang = [this](const std::string& step, double limit_s) { on_hang(step, limit_s); };
+        mo.on_hang = [this](const std::string& step, double limit_s, bool set_up) { on_hang(step, limit_s, set_up); };
         monitor_ = std::make_unique<RunMonitor>(std::move(mo), cases.size());
     }
 
@@ -119,7 +119,7 @@ private:
         auto& d = devices_[key];  // map references stay valid while others are closed
         if (!d) {
             close_devices_except(key);
-            RunMonitor::Step step(monitor_.get(), "opening and calibrating " + device_id(c));
+            RunMonitor::Step step(monitor_.get(), "opening and calibrating " + device_id(c), /*set_up=*/true);
             d = slots_[c.slot].backend->open(c.device);
             if (opt_.journal && !journaled_devices_[device_id(c)]++)
                 opt_.journal->add_device(DeviceRecord{device_id(c), slots_[c.slot].devices[c.device]});
@@ -185,7 +185,7 @@ private:
         co.defines.insert(co.defines.end(), defs.begin(), defs.end());
         try {
             const Source src = program_source(*c.program, dev.dialect());
-            RunMonitor::Step step(monitor_.get(), c.name + ": compiling " + src.file_name);
+            RunMonitor::Step step(monitor_.get(), c.name + ": compiling " + src.file_name, /*set_up=*/true);
             m.module = compile_timed(dev, src, co, opt_.compile_twice, m);
             print_compiler_warnings(std::cerr, device_id(c) + ": " + src.file_name, m.module->log);
         } catch (const Error& e) {
@@ -520,7 +520,7 @@ private:
 
     // The monitor's thread, a step of the current benchmark having hung: the measuring
     // thread is stuck in the driver, so the failure is journaled from here.
-    void on_hang(const std::string& step, double limit_s) {
+    void on_hang(const std::string& step, double limit_s, bool set_up) {
         BenchmarkResult failed;
         {
             std::lock_guard<std::mutex> lock(identity_mutex_);
@@ -532,7 +532,10 @@ private:
         std::snprintf(limit, sizeof limit, "%g", limit_s);
         const std::string prefix = failed.name + ": ";
         const std::string what = step.rfind(prefix, 0) == 0 ? step.substr(prefix.size()) : step;
-        failed.error = what + " did not finish within " + limit + " s (--kernel-timeout): a kernel that never ends?";
+        failed.error = set_up ? what + " did not finish within " + limit +
+                                    " s (the least a set-up step gets, whatever --kernel-timeout): a driver or compiler "
+                                    "that never ends?"
+                              : what + " did not finish within " + limit + " s (--kernel-timeout): a kernel that never ends?";
         std::fprintf(stderr, "tribench: %s: %s\n", failed.name.empty() ? step.c_str() : failed.name.c_str(),
                      failed.error.c_str());
         std::fflush(stderr);
