@@ -1,8 +1,8 @@
 # Unity builds (TRIBENCH_UNITY, what scripts/test.sh builds with): CMake compiles a library's
 # sources a batch at a time, one translation unit each, so the JSON and standard templates
 # they all use are instantiated and code-generated once a batch instead of once a file. On 2
-# cores it took the ASan build from 216 to 173 s (2026-12-07); the tests are one source each
-# and gain nothing.
+# cores, with lld, the ASan build took 195 and 217 s against 268 and 259 without, alternated
+# (2026-12-07, docs/robustness.md "CI time"); the tests are one source each and gain nothing.
 #
 # tb_unity_exclusions(), called once all targets exist: the sources that cannot share a
 # translation unit with the rest of their library, because they define a name in an
