@@ -17,7 +17,7 @@ function(tb_unity_exclusions)
     tribench_cuda backends/cuda/cuda_device.cpp    # calls the driver's check() beside NVRTC's
     tribench_opencl backends/opencl/cl_subgroups.cpp  # kWarpSizeNv
     tribench_harness harness/cli/cmd_history.cpp   # num()
-    tribench_harness harness/cli/cmd_report.cpp
+    tribench_harness harness/cli/cmd_report.cpp    # draw_plots()
     tribench_harness harness/report/formats/json.cpp   # its json is nlohmann::ordered_json
     tribench_harness harness/report/formats/junit.cpp  # fmt()
   )
