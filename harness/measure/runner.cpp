@@ -532,10 +532,10 @@ private:
         std::snprintf(limit, sizeof limit, "%g", limit_s);
         const std::string prefix = failed.name + ": ";
         const std::string what = step.rfind(prefix, 0) == 0 ? step.substr(prefix.size()) : step;
-        failed.error = set_up ? what + " did not finish within " + limit +
-                                    " s (the least a set-up step gets, whatever --kernel-timeout): a driver or compiler "
-                                    "that never ends?"
-                              : what + " did not finish within " + limit + " s (--kernel-timeout): a kernel that never ends?";
+        failed.error = what + " did not finish within " + limit +
+                       (set_up ? " s (the least a set-up step gets, whatever --kernel-timeout): a driver or compiler "
+                                 "that never ends?"
+                               : " s (--kernel-timeout): a kernel that never ends?");
         std::fprintf(stderr, "tribench: %s: %s\n", failed.name.empty() ? step.c_str() : failed.name.c_str(),
                      failed.error.c_str());
         std::fflush(stderr);
