@@ -124,7 +124,7 @@ if (($# == 0)); then
 fi
 targets=()
 known=$(ninja -C build-test -t targets all)
-for t in test_nvrtc_compile test_dialect_parity test_nbody test_fft test_subgroups; do  # the first exists with CUDA's toolkit only
+for t in test_nvrtc_compile test_dialect_parity test_nbody test_fft test_subgroups test_kmeans; do  # the first exists with CUDA's toolkit only
   if grep -q "^$t:" <<<"$known"; then targets+=("$t"); fi
 done
 ((${#targets[@]})) && cmake --build build-test --target "${targets[@]}"

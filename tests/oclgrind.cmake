@@ -45,7 +45,7 @@ endif()
 
 # Programs on their small datasets, simulated in full and validated: spmv and stencil,
 # whose kernels share local memory across barriers (merge's scan and fix-up, the stencil
-# tiles), and kmeans (staged centroids, the partial sums' local histograms), unoptimised.
+# tiles).
 # --validate-only: each benchmark runs once, the validated run; samples would only repeat
 # the same accesses at tens of seconds each.
 # VARIANTS: the variants to run (default: all); further arguments: more environment entries.
@@ -70,6 +70,11 @@ if(TARGET tribench AND "${PROJECT_SOURCE_DIR}/programs/spmv" IN_LIST TB_PROGRAM_
   # (docs/programs/spmv.md), which would more than double the simulated work.
   tb_oclgrind_programs(spmv_stencil_small "spmv,stencil" VARIANTS "unfused,fused,scalar,vector,merge")
 endif()
-if(TARGET tribench AND "${PROJECT_SOURCE_DIR}/programs/kmeans" IN_LIST TB_PROGRAM_DIRS)
-  tb_oclgrind_programs(kmeans_small kmeans ${_oclgrind_unoptimised})
+# kmeans's kernels on three shapes, two iterations each (test_kmeans.cpp): the small
+# dataset's ten iterations through `tribench run` took 20 s, most of it repeating the same
+# accesses.
+if(TARGET test_kmeans)
+  add_test(NAME oclgrind.kmeans COMMAND test_kmeans --gtest_filter=KmeansOnPocl.EveryKernelPathKeepsToItsMemoryOnOclgrind)
+  set_tests_properties(oclgrind.kmeans PROPERTIES COST 10 TIMEOUT 600 ENVIRONMENT
+    "${_oclgrind_env};${_oclgrind_unoptimised};OCLGRIND_LOG=${_oclgrind_dir}/kmeans.log")
 endif()

@@ -14,6 +14,7 @@
 #include "kmeans/blobs.hpp"
 #include "kmeans/reference.hpp"
 #include "kmeans/tuning.hpp"
+#include "oclgrind_log.hpp"
 #include "program.hpp"
 #include "rng.hpp"
 #include "shared_opencl_device.hpp"
@@ -428,6 +429,34 @@ TEST_F(KmeansOnPocl, EveryKernelPathValidates) {
             EXPECT_GT(v.checked, std::size_t(c.n) - 1);
         }
     }
+}
+
+// The kernels on Oclgrind, which reports accesses outside a buffer or a work-group's local
+// memory and work-items racing on them (PoCL lets both pass): the staged centroids and the
+// partial sums' local histograms, on the suite's small dataset's shape (the _d4 kernels), on
+// the generic kernels (d = 3, n not a multiple of 4) and on the _d2 ones with k > 8, each
+// variant validated, and nothing in Oclgrind's log. Two iterations, not the datasets' ten:
+// the later ones repeat the second's accesses, and each took two seconds of simulation.
+// tests/oclgrind.cmake runs it (`oclgrind.kmeans`).
+TEST_F(KmeansOnPocl, EveryKernelPathKeepsToItsMemoryOnOclgrind) {
+    if (!on_oclgrind(*device_)) GTEST_SKIP() << "runs on Oclgrind only: ctest -R oclgrind";
+    ASSERT_TRUE(std::getenv("OCLGRIND_LOG")) << "set OCLGRIND_LOG to the file Oclgrind reports to";
+    struct Case {
+        std::int64_t n;
+        int d, k;
+    };
+    for (const Case c : {Case{8192, 4, 5}, Case{1001, 3, 5}, Case{1024, 2, 12}}) {
+        for (const std::string variant : {"full", "assign"}) {
+            SCOPED_TRACE("n=" + std::to_string(c.n) + " d=" + std::to_string(c.d) + " k=" + std::to_string(c.k) + " " +
+                         variant);
+            Validation v;
+            run_once(*device_, *module_, shape(c.n, c.d, c.k, 2), variant, &v);
+            EXPECT_TRUE(v.ok) << v.detail;
+        }
+    }
+    const auto report = oclgrind_report();
+    ASSERT_TRUE(report) << "Oclgrind wrote no log to " << std::getenv("OCLGRIND_LOG");
+    EXPECT_TRUE(report->empty()) << "Oclgrind reported:\n" << report->substr(0, 3000);
 }
 
 // The update's summation order is the documented one (emulate_update): one iteration's
