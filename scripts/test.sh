@@ -103,8 +103,14 @@ fi
 cmake -S . -B build-test -G Ninja -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG" \
   -DCMAKE_CXX_COMPILER=clang++ -DTRIBENCH_PCH=ON -DTRIBENCH_UNITY=ON -DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld >/dev/null
 # Only what those tests run: tribench and the test programs they are in (the others are
-# built and run under the sanitizers below; `cmake --build build-test` builds them here too).
-cmake --build build-test --target tribench
+# built and run under the sanitizers below; `cmake --build build-test` builds them here too),
+# in one build so that the test programs compile while tribench links.
+targets=(tribench)
+known=$(ninja -C build-test -t targets all)
+for t in test_nvrtc_compile test_dialect_parity test_nbody test_fft test_subgroups test_kmeans; do  # the first exists with CUDA's toolkit only
+  if grep -q "^$t:" <<<"$known"; then targets+=("$t"); fi
+done
+cmake --build build-test --target "${targets[@]}"
 # PoCL's kernel cache (~/.cache/pocl), empty on a fresh CI machine, filled for the ASan
 # stage: every small benchmark's kernels compiled once here, where PoCL's LLVM runs at full
 # speed, rather than first in a test under ASan, whose allocator doubles its compile time
@@ -122,12 +128,6 @@ if (($# == 0)); then
   start_beside slurm ctest --test-dir build-test --output-on-failure -R 'slurm\.'
   beside='slurm\.'
 fi
-targets=()
-known=$(ninja -C build-test -t targets all)
-for t in test_nvrtc_compile test_dialect_parity test_nbody test_fft test_subgroups test_kmeans; do  # the first exists with CUDA's toolkit only
-  if grep -q "^$t:" <<<"$known"; then targets+=("$t"); fi
-done
-((${#targets[@]})) && cmake --build build-test --target "${targets[@]}"
 ctest --test-dir build-test --output-on-failure -j "$jobs" -R "$release_only" -E "$beside" "$@"
 
 # The sanitizer build (CMakePresets.json "asan") is a clang build, not GCC's: at -O0 + ASan
