@@ -114,7 +114,7 @@ cmake --build build-test --target "${targets[@]}"
 # PoCL's kernel cache (~/.cache/pocl), empty on a fresh CI machine, filled for the ASan
 # stage: every small benchmark's kernels compiled once here, where PoCL's LLVM runs at full
 # speed, rather than first in a test under ASan, whose allocator doubles its compile time
-# (the ASan stage's tests took 207 s after this, 240 without; 2026-12-07). Beside this
+# (the ASan stage's tests took 207 s after it, 241 without; 2026-12-07). Beside this
 # stage's tests at their priority, so that it is done before the next stage starts. It is
 # no test: a failure here is only reported, and the tests below find what it was.
 start_beside pocl_cache bash -c 'build-test/tribench run --validate-only --small -b opencl >/dev/null 2>&1 ||
