@@ -412,23 +412,30 @@ std::map<std::string, NamedArray> run_once(Device& dev, Module& mod, const Datas
     return out;
 }
 
+struct Case {
+    std::int64_t n;
+    int d, k;
+    std::string label() const {
+        return "n=" + std::to_string(n) + " d=" + std::to_string(d) + " k=" + std::to_string(k);
+    }
+};
+
+// Both variants on the points of case c, `iters` iterations: each validates every point.
+void expect_both_variants_validate(Device& dev, Module& mod, const Case& c, int iters) {
+    for (const std::string variant : {"full", "assign"}) {
+        SCOPED_TRACE(c.label() + " " + variant);
+        Validation v;
+        run_once(dev, mod, shape(c.n, c.d, c.k, iters), variant, &v);
+        EXPECT_TRUE(v.ok) << v.detail;
+        EXPECT_GT(v.checked, std::size_t(c.n) - 1);
+    }
+}
+
 TEST_F(KmeansOnPocl, EveryKernelPathValidates) {
-    struct Case {
-        std::int64_t n;
-        int d, k;
-    };
     // d=2/d=4 with n % 4 == 0 take the _d2/_d4 kernels, the rest the generic ones.
     for (const Case c : {Case{4096, 2, 5}, Case{4096, 4, 16}, Case{1001, 4, 5}, Case{3000, 34, 5}, Case{2051, 3, 1},
-                         Case{6000, 7, 12}}) {
-        for (const std::string variant : {"full", "assign"}) {
-            SCOPED_TRACE("n=" + std::to_string(c.n) + " d=" + std::to_string(c.d) + " k=" + std::to_string(c.k) + " " +
-                         variant);
-            Validation v;
-            run_once(*device_, *module_, shape(c.n, c.d, c.k, 4), variant, &v);
-            EXPECT_TRUE(v.ok) << v.detail;
-            EXPECT_GT(v.checked, std::size_t(c.n) - 1);
-        }
-    }
+                         Case{6000, 7, 12}})
+        expect_both_variants_validate(*device_, *module_, c, 4);
 }
 
 // The kernels on Oclgrind, which reports accesses outside a buffer or a work-group's local
@@ -441,19 +448,8 @@ TEST_F(KmeansOnPocl, EveryKernelPathValidates) {
 TEST_F(KmeansOnPocl, EveryKernelPathKeepsToItsMemoryOnOclgrind) {
     if (!on_oclgrind(*device_)) GTEST_SKIP() << "runs on Oclgrind only: ctest -R oclgrind";
     ASSERT_TRUE(std::getenv("OCLGRIND_LOG")) << "set OCLGRIND_LOG to the file Oclgrind reports to";
-    struct Case {
-        std::int64_t n;
-        int d, k;
-    };
-    for (const Case c : {Case{8192, 4, 5}, Case{1001, 3, 5}, Case{1024, 2, 12}}) {
-        for (const std::string variant : {"full", "assign"}) {
-            SCOPED_TRACE("n=" + std::to_string(c.n) + " d=" + std::to_string(c.d) + " k=" + std::to_string(c.k) + " " +
-                         variant);
-            Validation v;
-            run_once(*device_, *module_, shape(c.n, c.d, c.k, 2), variant, &v);
-            EXPECT_TRUE(v.ok) << v.detail;
-        }
-    }
+    for (const Case c : {Case{8192, 4, 5}, Case{1001, 3, 5}, Case{1024, 2, 12}})
+        expect_both_variants_validate(*device_, *module_, c, 2);
     const auto report = oclgrind_report();
     ASSERT_TRUE(report) << "Oclgrind wrote no log to " << std::getenv("OCLGRIND_LOG");
     EXPECT_TRUE(report->empty()) << "Oclgrind reported:\n" << report->substr(0, 3000);
@@ -463,12 +459,8 @@ TEST_F(KmeansOnPocl, EveryKernelPathKeepsToItsMemoryOnOclgrind) {
 // centroids equal the emulation's bit for bit, for the fixed-d kernels (d = 4, k <= 8 and
 // k > 8) and the generic ones (d = 3, n not a multiple of 4). Groups as kmeans.cpp plans them.
 TEST_F(KmeansOnPocl, UpdateAddsInTheDocumentedOrder) {
-    struct Case {
-        std::int64_t n;
-        int d, k;
-    };
     for (const Case c : {Case{20000, 4, 5}, Case{20000, 4, 12}, Case{9001, 3, 6}}) {
-        SCOPED_TRACE("n=" + std::to_string(c.n) + " d=" + std::to_string(c.d) + " k=" + std::to_string(c.k));
+        SCOPED_TRACE(c.label());
         Validation v;
         auto out = run_once(*device_, *module_, shape(c.n, c.d, c.k, 1), "full", &v);
         ASSERT_TRUE(v.ok) << v.detail;

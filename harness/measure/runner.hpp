@@ -58,8 +58,9 @@ struct RunnerOptions {
     Journal* journal = nullptr;
     // A resumed run whose journal holds a failure, without --keep-going: nothing more runs.
     bool start_stopped = false;
-    // A device step (compile, prepare, validation run, sample, batch) longer than this is a
-    // hung kernel (0: no limit): the benchmark is journaled as failed and on_hang is called
+    // A device step (prepare, validation run, sample, batch) longer than this is a hung
+    // kernel (0: no limit; opening a device and compiling get at least
+    // RunMonitor::kSetUpFloorS): the benchmark is journaled as failed and on_hang is called
     // from the monitor's thread (cmd_run replaces the process; docs/robustness.md).
     double kernel_timeout_s = 0;
     std::function<void(const BenchmarkResult& failed)> on_hang;
