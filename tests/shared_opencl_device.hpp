@@ -5,6 +5,7 @@
 // stack (valgrind: invalid writes into the freed block; glibc aborted test_nbody).
 #pragma once
 
+#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,6 +42,21 @@ inline SharedOpenClDevice& shared_opencl_device() {
     }
     return *slot;
 }
+
+// Ends a test (or a fixture's SetUp) that needs an OpenCL device when `device` is null: a
+// skip naming `reason`, and a failure where CI is set, so that the gate cannot pass by
+// skipping its PoCL tests.
+#define TB_SKIP_WITHOUT_OPENCL_DEVICE(device, reason)                                   \
+    do {                                                                                \
+        if (!(device)) {                                                                \
+            if (std::getenv("CI")) FAIL() << "no OpenCL device in CI: " << (reason);  \
+            GTEST_SKIP() << "no OpenCL device: " << (reason);                          \
+        }                                                                               \
+    } while (false)
+
+// The same for the shared device.
+#define TB_SKIP_WITHOUT_SHARED_OPENCL_DEVICE() \
+    TB_SKIP_WITHOUT_OPENCL_DEVICE(::tb::shared_opencl_device().device, ::tb::shared_opencl_device().reason)
 
 class CloseSharedOpenClDevice : public testing::Environment {
 public:

@@ -515,10 +515,7 @@ protected:
         device_ = nullptr;
     }
     void SetUp() override {
-        if (!device_) {
-            if (std::getenv("CI")) FAIL() << "no OpenCL device in CI: " << reason_;
-            GTEST_SKIP() << "no OpenCL device: " << reason_;
-        }
+        TB_SKIP_WITHOUT_OPENCL_DEVICE(device_, reason_);
     }
 
     // kernels.cl compiled with the defines of `t` (once per distinct tuning).
@@ -830,13 +827,8 @@ TEST(FftProgram, VendorBaselineIsCufftAndRefusesNonCudaDevices) {
     const Program& p = find_program("fft");
     EXPECT_TRUE(p.has_vendor_baseline());
     EXPECT_EQ(p.vendor_library(), "cuFFT");
-    auto backend = make_backend("opencl");
-    std::unique_ptr<Device> dev;
-    try {
-        if (!backend->devices().empty()) dev = backend->open(0);
-    } catch (const Error&) {
-    }
-    if (!dev) GTEST_SKIP() << "no OpenCL device to offer the baseline";
+    TB_SKIP_WITHOUT_SHARED_OPENCL_DEVICE();
+    Device* const dev = shared_opencl_device().device.get();
     const Dataset d = find_dataset(p.datasets(), "fft", "1d-256x8");
     try {
         p.prepare_vendor(*dev, d, RunConfig{"forward", LaunchMode::Stream, 1});

@@ -102,7 +102,7 @@ TEST(LoadHints, OnEveryCudaPreludeDevice) {
 // takes no PTX, is one clear error at compile time. A source without load hints ignores it.
 TEST(LoadHints, ModeOverrideIsChecked) {
     Device* dev = shared_opencl_device().device.get();
-    if (!dev) GTEST_SKIP() << "no OpenCL device: " << shared_opencl_device().reason;
+    TB_SKIP_WITHOUT_SHARED_OPENCL_DEVICE();
     const auto error_with = [&](const char* mode) {
         return compile_error_with(*dev, "TRIBENCH_OPENCL_LOAD_HINTS", mode, kernel_source());
     };

@@ -335,10 +335,7 @@ constexpr Shape kShapes[] = {{256, 1}, {128, 2}, {64, 1}, {32, 8}, {16, 16}, {16
 }  // namespace
 
 TEST_F(NbodyOnOpenCL, EveryGeometryMatchesTheReference) {
-    if (!device_) {
-        if (std::getenv("CI")) FAIL() << "no OpenCL device in CI: " << reason_;
-        GTEST_SKIP() << "no OpenCL device: " << reason_;
-    }
+    TB_SKIP_WITHOUT_OPENCL_DEVICE(device_, reason_);
     CompileOptions co;
     co.defines = kernel_defines();
     auto module = device_->compile(program_source(find_program("nbody"), Dialect::OpenCL), co);
@@ -362,7 +359,7 @@ TEST_F(NbodyOnOpenCL, EveryGeometryMatchesTheReference) {
 // slices' partial sums, one step of 333 bodies (the last tile partly empty), validated, and
 // nothing in Oclgrind's log. tests/oclgrind.cmake runs it.
 TEST_F(NbodyOnOpenCL, EveryGeometryKeepsToItsLocalMemoryOnOclgrind) {
-    if (!device_) GTEST_SKIP() << "no OpenCL device: " << reason_;
+    TB_SKIP_WITHOUT_OPENCL_DEVICE(device_, reason_);
     if (!on_oclgrind(*device_)) GTEST_SKIP() << "runs on Oclgrind only: ctest -R oclgrind";
     ASSERT_TRUE(std::getenv("OCLGRIND_LOG")) << "set OCLGRIND_LOG to the file Oclgrind reports to";
     CompileOptions co;
@@ -386,10 +383,7 @@ TEST_F(NbodyOnOpenCL, EveryGeometryKeepsToItsLocalMemoryOnOclgrind) {
 // kernels.cl refuses to build without them, and a kernel built for another bodies-per-item
 // count than the host launches with is caught by validation.
 TEST_F(NbodyOnOpenCL, TuningConstantsComeFromTheHost) {
-    if (!device_) {
-        if (std::getenv("CI")) FAIL() << "no OpenCL device in CI: " << reason_;
-        GTEST_SKIP() << "no OpenCL device: " << reason_;
-    }
+    TB_SKIP_WITHOUT_OPENCL_DEVICE(device_, reason_);
     const std::vector<std::string> defines = kernel_defines();
     for (const std::string want : {"NBODY_BODIES_PER_ITEM=" + std::to_string(kBodiesPerItem),
                                    "NBODY_GROUP_SIZE=" + std::to_string(kGroupSize),
@@ -420,10 +414,7 @@ TEST_F(NbodyOnOpenCL, TuningConstantsComeFromTheHost) {
 
 // The bound must hold under fast math too (-cl-fast-relaxed-math: approximations, reassociation).
 TEST_F(NbodyOnOpenCL, FastMathStaysWithinTheBound) {
-    if (!device_) {
-        if (std::getenv("CI")) FAIL() << "no OpenCL device in CI: " << reason_;
-        GTEST_SKIP() << "no OpenCL device: " << reason_;
-    }
+    TB_SKIP_WITHOUT_OPENCL_DEVICE(device_, reason_);
     CompileOptions co;
     co.defines = kernel_defines();
     co.math = MathMode::Fast;
@@ -440,10 +431,7 @@ TEST_F(NbodyOnOpenCL, FastMathStaysWithinTheBound) {
 // Sampled validation is exact only after one step: a dataset that would need it with more
 // steps is refused, as is an unknown variant.
 TEST_F(NbodyOnOpenCL, RefusesWhatItCannotValidate) {
-    if (!device_) {
-        if (std::getenv("CI")) FAIL() << "no OpenCL device in CI: " << reason_;
-        GTEST_SKIP() << "no OpenCL device: " << reason_;
-    }
+    TB_SKIP_WITHOUT_OPENCL_DEVICE(device_, reason_);
     const Program& p = find_program("nbody");
     CompileOptions co;
     co.defines = p.defines();

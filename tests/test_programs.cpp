@@ -65,10 +65,7 @@ TEST(Programs, SuiteIsRegistered) {
 }
 
 TEST_P(ProgramOnOpenCL, ValidatesAndDetectsUncomputedOutput) {
-    if (!device_) {
-        if (std::getenv("CI")) FAIL() << "no OpenCL device in CI: " << reason_;
-        GTEST_SKIP() << "no OpenCL device: " << reason_;
-    }
+    TB_SKIP_WITHOUT_OPENCL_DEVICE(device_, reason_);
     const Program& p = find_program(GetParam().program);
     const Dataset d = smallest(p);
     CompileOptions co;
@@ -100,7 +97,7 @@ TEST_P(ProgramOnOpenCL, ValidatesAndDetectsUncomputedOutput) {
 // a suite) takes its inputs and reference from HostCache instead of making them again, and
 // still tells a computed output from an uncomputed one.
 TEST_P(ProgramOnOpenCL, ASecondInstanceSharesInputsAndReference) {
-    if (!device_) GTEST_SKIP() << "no OpenCL device: " << reason_;
+    TB_SKIP_WITHOUT_OPENCL_DEVICE(device_, reason_);
     const Program& p = find_program(GetParam().program);
     const Dataset d = smallest(p);
     CompileOptions co;

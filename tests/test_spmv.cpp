@@ -853,10 +853,7 @@ std::vector<RunCase> run_cases() {
 }  // namespace
 
 TEST_P(SpmvOnOpenCL, ValidatesAndDetectsUncomputedRows) {
-    if (!device_ || !module_) {
-        if (std::getenv("CI")) FAIL() << "no OpenCL device in CI: " << reason_;
-        GTEST_SKIP() << "no OpenCL device: " << reason_;
-    }
+    TB_SKIP_WITHOUT_OPENCL_DEVICE(device_ && module_, reason_);
     const Program& p = find_program("spmv");
     const RunCase& rc = GetParam();
     const bool file = rc.dataset.find(".mtx") != std::string::npos;
@@ -996,10 +993,7 @@ std::vector<float> exact_product(const spmv::Problem& p) {
 // work-groups of 32 (windows of 32 carries, the search and sum over the most windows):
 // exact, and bit-for-bit the same from run to run.
 TEST_F(SpmvOnOpenCL, MergeIsExactAcrossTilesAndFixupWindows) {
-    if (!device_ || !module_) {
-        if (std::getenv("CI")) FAIL() << "no OpenCL device in CI: " << reason_;
-        GTEST_SKIP() << "no OpenCL device: " << reason_;
-    }
+    TB_SKIP_WITHOUT_OPENCL_DEVICE(device_ && module_, reason_);
     static_assert(spmv::kFixupItems != 16, "the wide windows below must differ from the default");
     const Program& p = find_program("spmv");
     CompileOptions co;
@@ -1040,13 +1034,8 @@ TEST_F(SpmvOnOpenCL, MergeIsExactAcrossTilesAndFixupWindows) {
 }
 
 TEST(SpmvVendor, RefusedOffCuda) {
-    auto backend = make_backend("opencl");
-    std::unique_ptr<Device> dev;
-    try {
-        if (!backend->devices().empty()) dev = backend->open(0);
-    } catch (const Error&) {
-    }
-    if (!dev) GTEST_SKIP() << "no OpenCL device";
+    TB_SKIP_WITHOUT_SHARED_OPENCL_DEVICE();
+    Device* const dev = shared_opencl_device().device.get();
     const Program& p = find_program("spmv");
     try {
         p.prepare_vendor(*dev, dataset("poisson2d-s"), RunConfig{"csr-alg1", LaunchMode::Stream, 1});

@@ -195,7 +195,7 @@ TEST(SubGroups, OnEveryCudaPreludeDevice) {
 // run, or an unknown one, is one clear error at compile time.
 TEST(SubGroups, ModeOverrideIsChecked) {
     Device* dev = shared_opencl_device().device.get();
-    if (!dev) GTEST_SKIP() << "no OpenCL device: " << shared_opencl_device().reason;
+    TB_SKIP_WITHOUT_SHARED_OPENCL_DEVICE();
     const auto error_with = [&](const char* mode) {
         return compile_error_with(*dev, "TRIBENCH_OPENCL_SUBGROUPS", mode, kernel_source());
     };

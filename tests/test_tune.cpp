@@ -153,7 +153,7 @@ TEST(ProgramSpaces, NbodyKmeansAndFftRefuseWhatTheDeviceCannotHold) {
 // kernels take it from the same place.
 TEST(ProgramSpaces, OtherConfigurationsValidateOnOpenCL) {
     Device* dev = shared_opencl_device().device.get();
-    if (!dev) GTEST_SKIP() << "no OpenCL device: " << shared_opencl_device().reason;
+    TB_SKIP_WITHOUT_SHARED_OPENCL_DEVICE();
     const std::vector<std::pair<std::string, std::string>> cases = {
         {"mandelbrot", "group_x=16,group_y=4"},
         {"stencil", "group_x=16,group_y=16,halo_group=64,tile_x=32,tile_y=32,groups_per_unit=4"},
