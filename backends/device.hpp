@@ -157,8 +157,9 @@ struct DeviceInfo {
     std::uint64_t max_alloc_bytes = 0;
     std::size_t max_local_mem_bytes = 0;
     std::size_t max_work_group_size = 0;
-    // Work-items that execute in lockstep (a CUDA warp; NVIDIA OpenCL's CL_DEVICE_WARP_SIZE_NV);
-    // 0 if unknown. Tuning defaults size group rows by it (docs/tuning.md).
+    // Work-items that execute in lockstep (a CUDA warp; NVIDIA OpenCL's CL_DEVICE_WARP_SIZE_NV;
+    // on other OpenCL GPUs AMD's wavefront width or OpenCL 3.0's preferred work-group size
+    // multiple); 0 if unknown and on CPUs. Tuning defaults size group rows by it (docs/tuning.md).
     int simd_width = 0;
     int clock_mhz = 0, mem_clock_mhz = 0, mem_bus_width_bits = 0;  // 0 if unknown
     bool is_gpu = false;

@@ -76,6 +76,42 @@ inline DeviceInfo pocl_cpu_info(const std::string& backend) {
     return i;
 }
 
+// An AMD GPU through its OpenCL platform: 64-wide wavefronts, groups of at most 256 work-items
+// (ROCm's default), 64 KiB of local memory.
+inline DeviceInfo amd_wave64_info(const std::string& backend) {
+    DeviceInfo i;
+    i.backend = backend;
+    i.name = "recording wave64 GPU";
+    i.vendor = "Advanced Micro Devices, Inc.";
+    i.platform = "recording AMD Accelerated Parallel Processing";
+    i.compute_units = 120;
+    i.global_mem_bytes = 32ull << 30;
+    i.max_alloc_bytes = 28ull << 30;
+    i.max_local_mem_bytes = 65536;
+    i.max_work_group_size = 256;
+    i.simd_width = 64;
+    i.is_gpu = true;
+    return i;
+}
+
+// A small GPU at OpenCL's minimum of local memory (32 KiB), 16 work-items in lockstep, groups
+// of at most 256, few compute units (a mobile or embedded GPU).
+inline DeviceInfo small_gpu_info(const std::string& backend) {
+    DeviceInfo i;
+    i.backend = backend;
+    i.name = "recording small GPU";
+    i.vendor = "recording";
+    i.platform = "recording embedded";
+    i.compute_units = 8;
+    i.global_mem_bytes = 4ull << 30;
+    i.max_alloc_bytes = 1ull << 30;
+    i.max_local_mem_bytes = 32768;
+    i.max_work_group_size = 256;
+    i.simd_width = 16;
+    i.is_gpu = true;
+    return i;
+}
+
 class RecordingDevice final : public Device {
 public:
     RecordingDevice(Dialect dialect, DeviceInfo info) : dialect_(dialect), info_(std::move(info)) {}

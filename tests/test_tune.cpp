@@ -62,6 +62,8 @@ struct ProfileCase {
 const ProfileCase kProfiles[] = {{"H100", test::h100_info},
                                  {"H100 NVIDIA OpenCL", test::h100_opencl_info},
                                  {"PoCL CPU", test::pocl_cpu_info},
+                                 {"AMD wave64 GPU", test::amd_wave64_info},
+                                 {"small GPU", test::small_gpu_info},
                                  {"unknown device", [](const std::string&) { return DeviceInfo{}; }}};
 
 // Every program's device default is allowed by its own space on every profile.
@@ -149,11 +151,34 @@ TEST(ProgramSpaces, NbodyKmeansAndFftRefuseWhatTheDeviceCannotHold) {
               "2^log2_group = 512 exceeds the device's maximum work-group size 128");
 }
 
+// Compiles `p` under `c` on `dev` and validates every variant on its first small dataset.
+void expect_validates(Device& dev, const Program& p, const TuningConfig& c, const std::string& label) {
+    Dataset d = p.datasets()[0];
+    for (const auto& s : p.datasets())
+        if (s.small) {
+            d = s;
+            break;
+        }
+    CompileOptions co;
+    co.defines = p.defines(c);
+    auto module = dev.compile(program_source(p, Dialect::OpenCL), co);
+    for (const auto& variant : p.variants()) {
+        RunConfig cfg{variant, LaunchMode::Stream, 3, c};
+        auto inst = p.prepare(dev, *module, d, cfg);
+        inst->poison();
+        inst->run();
+        dev.synchronize();
+        const Validation v = inst->validate();
+        EXPECT_TRUE(v.ok) << p.name() << "/" << d.name << "/" << variant << " under " << to_string(c) << " (" << label
+                          << "): " << v.detail;
+    }
+}
+
 // A configuration other than the default compiles and validates on PoCL: the host and the
 // kernels take it from the same place.
 TEST(ProgramSpaces, OtherConfigurationsValidateOnOpenCL) {
-    Device* dev = shared_opencl_device().device.get();
     TB_SKIP_WITHOUT_SHARED_OPENCL_DEVICE();
+    Device* dev = shared_opencl_device().device.get();
     const std::vector<std::pair<std::string, std::string>> cases = {
         {"mandelbrot", "group_x=16,group_y=4"},
         {"stencil", "group_x=16,group_y=16,halo_group=64,tile_x=32,tile_y=32,groups_per_unit=4"},
@@ -166,25 +191,27 @@ TEST(ProgramSpaces, OtherConfigurationsValidateOnOpenCL) {
         const TuningConfig c = parse_tuning_config(text);
         ASSERT_EQ(p.tuning_space().refusal(c, dev->info()), "") << name;
         ASSERT_NE(c, p.default_config(dev->info())) << name;
-        Dataset d = p.datasets()[0];
-        for (const auto& s : p.datasets())
-            if (s.small) {
-                d = s;
-                break;
-            }
-        CompileOptions co;
-        co.defines = p.defines(c);
-        auto module = dev->compile(program_source(p, Dialect::OpenCL), co);
-        for (const auto& variant : p.variants()) {
-            RunConfig cfg{variant, LaunchMode::Stream, 3, c};
-            auto inst = p.prepare(*dev, *module, d, cfg);
-            inst->poison();
-            inst->run();
-            dev->synchronize();
-            const Validation v = inst->validate();
-            EXPECT_TRUE(v.ok) << name << "/" << d.name << "/" << variant << " under " << text << ": " << v.detail;
+        expect_validates(*dev, p, c, "a point of the space");
+    }
+}
+
+// The defaults derived for other devices (a 64-wide wavefront, 16-wide rows in 32 KiB of
+// local memory) are configurations the kernels run correctly: each one that differs from
+// PoCL's own default, and that PoCL can run, validates there.
+TEST(ProgramSpaces, OtherDevicesDefaultsValidateOnOpenCL) {
+    TB_SKIP_WITHOUT_SHARED_OPENCL_DEVICE();
+    Device* dev = shared_opencl_device().device.get();
+    int checked = 0;
+    for (const Program* p : all_programs()) {
+        std::set<TuningConfig> seen{p->default_config(dev->info())};
+        for (const auto& prof : kProfiles) {
+            const TuningConfig c = p->default_config(prof.info("opencl"));
+            if (!seen.insert(c).second || !p->tuning_space().refusal(c, dev->info()).empty()) continue;
+            expect_validates(*dev, *p, c, std::string("the default on ") + prof.name);
+            ++checked;
         }
     }
+    EXPECT_GE(checked, 4) << "the profiles no longer derive other defaults: the test checks nothing new";
 }
 
 // ---- the search's plan ---------------------------------------------------------------------

@@ -11,12 +11,32 @@ constexpr cl_int kPlatformNotFound = -1001;
 constexpr cl_device_info kCcMajorNv = 0x4000;
 constexpr cl_device_info kCcMinorNv = 0x4001;
 constexpr cl_device_info kWarpSizeNv = 0x4003;  // CL_DEVICE_WARP_SIZE_NV
+constexpr cl_device_info kWavefrontWidthAmd = 0x4043;  // CL_DEVICE_WAVEFRONT_WIDTH_AMD (cl_amd_device_attribute_query)
+constexpr cl_device_info kPreferredGroupMultiple = 0x1067;  // CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE (OpenCL 3.0)
 
 // Info strings end in NUL and some vendors pad them with spaces.
 std::string tidy(std::string s) {
     while (!s.empty() && (s.back() == '\0' || s.back() == ' ' || s.back() == '\n')) s.pop_back();
     std::size_t first = s.find_first_not_of(' ');
     return first == std::string::npos ? std::string() : s.substr(first);
+}
+
+// A cl_uint the device may not know (an extension's or a newer version's query): 0 when the
+// query fails, as platforms older than the query answer CL_INVALID_VALUE.
+cl_uint optional_uint(cl_device_id d, cl_device_info param) {
+    cl_uint v = 0;
+    return api().GetDeviceInfo(d, param, sizeof v, &v, nullptr) == CL_SUCCESS ? v : 0;
+}
+
+// The work-items a GPU of another vendor runs in lockstep, which tuning defaults size group
+// rows by: AMD's wavefront width where its extension tells it, else OpenCL 3.0's preferred
+// work-group size multiple; 0 where neither answers. On a CPU it stays 0: its platform runs
+// a group's items as loops its compiler vectorises, and the multiple it reports (8 on PoCL
+// with AVX2) measured no better as a row width than the default of 32 (docs/tuning.md).
+int gpu_lockstep_width(cl_device_id d, const std::string& extensions) {
+    if (extensions.find("cl_amd_device_attribute_query") != std::string::npos)
+        if (const cl_uint w = optional_uint(d, kWavefrontWidthAmd)) return int(w);
+    return int(optional_uint(d, kPreferredGroupMultiple));
 }
 
 std::vector<cl_platform_id> platforms() {
@@ -106,13 +126,14 @@ DeviceInfo describe(const DeviceRef& ref) {
     const auto type = device_value<cl_device_type>(d, CL_DEVICE_TYPE, "CL_DEVICE_TYPE");
     i.is_gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
     i.is_nvidia = i.vendor.find("NVIDIA") != std::string::npos;
+    const std::string extensions = device_string(d, CL_DEVICE_EXTENSIONS);
     // NVIDIA's platform reports the compute capability through its own extension.
-    if (i.is_nvidia &&
-        device_string(d, CL_DEVICE_EXTENSIONS).find("cl_nv_device_attribute_query") != std::string::npos) {
+    if (i.is_nvidia && extensions.find("cl_nv_device_attribute_query") != std::string::npos) {
         i.cc_major = int(device_value<cl_uint>(d, kCcMajorNv, "CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV"));
         i.cc_minor = int(device_value<cl_uint>(d, kCcMinorNv, "CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV"));
         i.simd_width = int(device_value<cl_uint>(d, kWarpSizeNv, "CL_DEVICE_WARP_SIZE_NV"));
     }
+    if (i.simd_width == 0 && i.is_gpu) i.simd_width = gpu_lockstep_width(d, extensions);
     return i;
 }
 
