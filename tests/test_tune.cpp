@@ -621,7 +621,11 @@ TEST(Tuner, BudgetCutsEvenAnExhaustiveSearchAfterTheDefault) {
     ASSERT_EQ(out.trials.size(), 1u) << progress.str();
     EXPECT_EQ(to_string(out.trials[0].config), "group=16");
     EXPECT_EQ(out.entry().strategy, "exhaustive, cut by --budget after 1 of 5");
-    EXPECT_NE(progress.str().find("budget of 1e-09 s spent after 1 configurations"), std::string::npos) << progress.str();
+    EXPECT_NE(progress.str().find("the key's share of --budget (1e-09 s) spent after 1 configurations"), std::string::npos)
+        << progress.str();
+    std::ostringstream spent;
+    tune_group(f.slots, groups[0], quick_options(), SearchSettings{}, key_budget_share(10, 20, 3), spent);
+    EXPECT_NE(spent.str().find("tune: --budget spent: the device default only"), std::string::npos) << spent.str();
 }
 
 // A parameter only NVRTC reads is varied on a backend that compiles with NVRTC, and kept at

@@ -103,7 +103,7 @@ bool pickable(const Trial& t, const std::optional<Trial>& start) {
 double key_budget_share(double budget_s, double spent_s, std::size_t keys_left) {
     if (budget_s <= 0) return 0;
     const double share = (budget_s - spent_s) / double(std::max<std::size_t>(keys_left, 1));
-    return std::max(share, std::numeric_limits<double>::min());
+    return std::max(share, kBudgetSpentShare);
 }
 
 TuneOutcome tune_group(std::vector<BackendSlot>& slots, const std::vector<Case>& group, const RunnerOptions& ro,
@@ -126,7 +126,11 @@ TuneOutcome tune_group(std::vector<BackendSlot>& slots, const std::vector<Case>&
         const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         // The budget bounds every search, exhaustive ones too: `tune --budget S` ends in about S.
         if (budget_s > 0 && i > 0 && spent >= budget_s) {
-            progress << "tune: budget of " << budget_s << " s spent after " << i << " configurations\n";
+            if (budget_s == kBudgetSpentShare)
+                progress << "tune: --budget spent: the device default only\n";
+            else
+                progress << "tune: the key's share of --budget (" << budget_s << " s) spent after " << i
+                         << " configurations\n";
             out.plan.strategy += ", cut by --budget after " + std::to_string(i) + " of " + std::to_string(out.plan.points.size());
             break;
         }

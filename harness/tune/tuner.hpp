@@ -4,6 +4,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,6 +52,7 @@ std::vector<std::vector<Case>> tuning_groups(const std::vector<Case>& cases, con
 // shared evenly by the keys left, and once B is spent the smallest positive share, so that
 // each key left tries its device default only (0 would mean no limit at all).
 double key_budget_share(double budget_s, double spent_s, std::size_t keys_left);
+inline constexpr double kBudgetSpentShare = std::numeric_limits<double>::min();
 
 // Searches one group's space. budget_s > 0 ends the search, exhaustive or sampled, once it
 // is spent (the start configuration is always tried); an interrupt (tb::interrupted()) ends any.
