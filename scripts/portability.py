@@ -10,12 +10,15 @@ configuration tuned on that other device itself?
       `tribench run --tuning TUNING.json --tuning-device DEVICE --keep-going` and writes
       OUTDIR/<device>.json. The run arguments choose the selection (-p, -b, --small, ...).
       $TRIBENCH names the binary (default: build/tribench).
-  scripts/portability.py table RESULTS.json...
+  scripts/portability.py table [--stat median|min] RESULTS.json...
       The table from such runs, of any devices: one row per device run on and program, one
       column per device tuned on; each cell the geometric mean over the program's benchmarks
       of own-optimum median / borrowed median, in percent (100%: as good as the device's own
       tuning). A benchmark counts where both its own and the borrowed configuration ran ok;
-      "n failed" counts borrowed configurations that the device refused or that failed.
+      a borrowed configuration that is the device's own counts 100% whatever its two runs
+      read ("k same": two runs of one configuration differ only by noise); "n failed" counts
+      borrowed configurations that the device refused or that failed. --stat min compares
+      minima instead of medians (for a CPU device whose medians move between runs).
 
 Exit 0; 1 when a run failed to start or no cell could be computed; 2 for bad arguments.
 """
@@ -66,8 +69,10 @@ def run(args):
 
 
 def table(args):
-    own, borrowed = {}, {}  # (ran on, benchmark) -> median; (ran on, tuned on, benchmark) -> median or None
+    # (ran on, benchmark) -> (time, config); (ran on, tuned on, benchmark) -> (time or None, config)
+    own, borrowed = {}, {}
     programs = {}
+    stat = "min_ms" if args.stat == "min" else "median_ms"
     for path in args.results:
         try:
             r = load(path)
@@ -83,23 +88,27 @@ def table(args):
             ran_on = names.get(b["device"], b["device"])
             tuned_on = m.group("device") or ran_on
             programs[b["name"]] = b["program"]
-            median = b["summary"]["median_ms"] if b.get("status") == "ok" else None
-            if tuned_on == ran_on and median is not None:
-                own[(ran_on, b["name"])] = median
+            time = b["summary"][stat] if b.get("status") == "ok" else None
+            if tuned_on == ran_on and time is not None:
+                own[(ran_on, b["name"])] = (time, b.get("config"))
             else:
-                borrowed[(ran_on, tuned_on, b["name"])] = median
+                borrowed[(ran_on, tuned_on, b["name"])] = (time, b.get("config"))
     ran_ons = sorted({k[0] for k in own} | {k[0] for k in borrowed})
     tuned_ons = sorted(set(ran_ons) | {k[1] for k in borrowed})
-    cells = {}  # (ran on, tuned on, program) -> [ratios], failed count
-    for (ran_on, name), median in own.items():
-        c = cells.setdefault((ran_on, ran_on, programs[name]), [[], 0])
-        c[0].append(1.0)
-    for (ran_on, tuned_on, name), median in borrowed.items():
-        c = cells.setdefault((ran_on, tuned_on, programs[name]), [[], 0])
-        if median is None:
+    cells = {}  # (ran on, tuned on, program) -> [ratios, failed count, same-configuration count]
+    for (ran_on, name) in own:
+        cells.setdefault((ran_on, ran_on, programs[name]), [[], 0, 0])[0].append(1.0)
+    for (ran_on, tuned_on, name), (time, config) in borrowed.items():
+        c = cells.setdefault((ran_on, tuned_on, programs[name]), [[], 0, 0])
+        if time is None:
             c[1] += 1
         elif (ran_on, name) in own:
-            c[0].append(own[(ran_on, name)] / median)
+            own_time, own_config = own[(ran_on, name)]
+            if config is not None and config == own_config:
+                c[0].append(1.0)
+                c[2] += 1
+            else:
+                c[0].append(own_time / time)
     if not cells:
         print("portability: no benchmark ran a tuned configuration in these files", file=sys.stderr)
         return 1
@@ -109,17 +118,20 @@ def table(args):
         for program in sorted({k[2] for k in cells if k[0] == ran_on}):
             row = []
             for tuned_on in tuned_ons:
-                ratios, failed = cells.get((ran_on, tuned_on, program), [[], 0])
+                ratios, failed, same = cells.get((ran_on, tuned_on, program), [[], 0, 0])
                 text = ""
                 if ratios:
-                    text = f"{100 * math.exp(sum(math.log(x) for x in ratios) / len(ratios)):.0f}% ({len(ratios)})"
+                    mean = 100 * math.exp(sum(math.log(x) for x in ratios) / len(ratios))
+                    text = f"{mean:.0f}% ({len(ratios)}" + (f", {same} same" if same and tuned_on != ran_on else "") + ")"
                 if failed:
                     text += (", " if text else "") + f"{failed} failed"
                 row.append(text)
             print(f"| {ran_on} | {program} | " + " | ".join(row) + " |")
-    print("\nEach cell: geometric mean over the program's benchmarks (their count in parentheses) of the "
-          "median under the device's own tuned configuration / the median under the configuration "
-          "tuned on the column's device. 100% on the diagonal by definition.")
+    word = "minimum" if args.stat == "min" else "median"
+    print(f"\nEach cell: geometric mean over the program's benchmarks (their count in parentheses) of the "
+          f"{word} under the device's own tuned configuration / the {word} under the configuration "
+          "tuned on the column's device. 100% on the diagonal by definition; \"k same\": k borrowed "
+          "configurations were the device's own, counted as 100%.")
     return 0
 
 
@@ -131,6 +143,8 @@ def main():
     r.add_argument("outdir")
     r.add_argument("run_args", nargs=argparse.REMAINDER)
     t = sub.add_parser("table", help="the portability table from such runs")
+    t.add_argument("--stat", choices=["median", "min"], default="median",
+                   help="compare medians (default) or minima")
     t.add_argument("results", nargs="+")
     a = ap.parse_args()
     return run(a) if a.command == "run" else table(a)
