@@ -243,8 +243,9 @@ if(Python3_FOUND)
                    ${E2E_DIR}/opencl_ptx)
 endif()
 
-# scripts/reference_table.py and scripts/launch_rate.py, the tables of reports/h100/suite, on a
-# results file whose answers are known (docs/compare.md, "Against the reference").
+# scripts/reference_table.py and scripts/launch_rate.py, the tables of reports/h100/suite, and
+# scripts/spmv_auto_table.py, on results files whose answers are known (docs/compare.md,
+# "Against the reference").
 if(Python3_FOUND)
   add_test(NAME scripts.report_tables
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/report_tables_check.py

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""scripts/reference_table.py and scripts/launch_rate.py on a results file made here, whose
-answers are known: each benchmark against its reference (cuFFT, the faster cuSPARSE
-algorithm, the calibrated FP32 rate and copy bandwidth) by the median and by the batch
-figure, the launch-rate rows, and one-line refusals of files that are not results.
+"""scripts/reference_table.py, scripts/launch_rate.py and scripts/spmv_auto_table.py on results
+files made here, whose answers are known: each benchmark against its reference (cuFFT, the
+faster cuSPARSE algorithm, the calibrated FP32 rate and copy bandwidth) by the median and by
+the batch figure, the launch-rate rows, spmv `auto` against the fastest variant by medians
+and by minima, and one-line refusals of files that are not results.
 Usage: report_tables_check.py SCRIPTS_DIR WORKDIR"""
 import json
 import os
@@ -20,11 +21,11 @@ def check(cond, what):
 
 
 def bench(program, dataset, variant, backend, median_ms, batch_ms=None, launch="stream", status="ok",
-          throughput=None, launches=1, picked=None):
+          throughput=None, launches=1, picked=None, min_ms=None):
     b = {"name": f"{program}/{dataset}/{variant}/{backend}/{launch}", "program": program, "dataset": dataset,
          "variant": variant, "backend": backend, "launch": launch, "status": status,
          "device": "opencl:1" if backend == "opencl" else "cuda-native:0", "launches": launches,
-         "summary": {"median_ms": median_ms}, "samples_ms": [median_ms] * 3,
+         "summary": {"median_ms": median_ms, "min_ms": min_ms or median_ms}, "samples_ms": [median_ms] * 3,
          "throughput": throughput or {}}
     if batch_ms:
         b["batch"] = {"ms": batch_ms, "runs": 10, "samples_ms": [batch_ms]}
@@ -140,7 +141,42 @@ r = run("reference_table.py", bad)
 check(r.returncode == 0 and "(none: no benchmark of this run has its reference" in r.stdout,
       f"a run without references: rc {r.returncode}, {r.stdout!r} {r.stderr!r}")
 
+# spmv auto: fem-s picked the fastest and is within 5%; random-s picked the fastest, but its
+# median reads 1.5x its own variant's (one kernel measured twice, as on PoCL) and its minimum
+# does not; longrows-s picked a slower variant.
+spmv = [bench("spmv", "fem-s", v, "opencl", ms, picked=pick) for v, ms, pick in
+        (("scalar", 0.10, None), ("vector", 0.20, None), ("merge", 0.30, None), ("auto", 0.104, "scalar"))]
+spmv += [bench("spmv", "random-s", "scalar", "opencl", 0.10, min_ms=0.090),
+         bench("spmv", "random-s", "vector", "opencl", 0.40, min_ms=0.350),
+         bench("spmv", "random-s", "auto", "opencl", 0.15, min_ms=0.091, picked="scalar")]
+auto_path = os.path.join(work, "spmv.json")
+
+
+def spmv_run(extra_benchmarks, *args):
+    with open(auto_path, "w") as f:
+        json.dump({"schema": "tribench-results", "version": 1, "benchmarks": spmv + extra_benchmarks}, f)
+    return run("spmv_auto_table.py", auto_path, *args)
+
+
+r = spmv_run([])
+check(r.returncode == 0, f"spmv_auto_table.py: a noisy row whose pick was the fastest must pass: rc {r.returncode}")
+check("auto picked the fastest variant on 2 of 2" in r.stdout and "within 5% of the fastest variant on 1 of 2" in r.stdout,
+      f"spmv_auto_table.py by medians: {r.stdout}")
+check("| random-s | opencl | stream | scalar | 0.1500 | scalar | 0.1000 | 1.500x |" in r.stdout, f"random-s row: {r.stdout}")
+r = spmv_run([], "--stat", "min")
+check(r.returncode == 0 and "within 5% of the fastest variant on 2 of 2" in r.stdout and "auto min ms" in r.stdout,
+      f"spmv_auto_table.py --stat min: rc {r.returncode}, {r.stdout}")
+r = spmv_run([bench("spmv", "longrows-s", "scalar", "opencl", 0.10), bench("spmv", "longrows-s", "merge", "opencl", 0.30),
+              bench("spmv", "longrows-s", "auto", "opencl", 0.31, picked="merge")])
+check(r.returncode == 1 and "auto picked the fastest variant on 2 of 3" in r.stdout,
+      f"spmv_auto_table.py with a wrong pick: rc {r.returncode}, {r.stdout}")
+with open(bad, "w") as f:
+    f.write("{not json")
+r = run("spmv_auto_table.py", bad)
+check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "bad.json" in r.stderr,
+      f"spmv_auto_table.py on a file that is not JSON: rc {r.returncode}, {r.stderr!r}")
+
 if failures:
     print("\n".join("FAIL: " + f for f in failures))
     sys.exit(1)
-print("reference_table.py and launch_rate.py: all checks passed")
+print("reference_table.py, launch_rate.py and spmv_auto_table.py: all checks passed")
