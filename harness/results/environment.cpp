@@ -11,9 +11,6 @@
 
 namespace tb {
 
-std::string tribench_version() { return TRIBENCH_VERSION; }
-std::string tribench_commit() { return TRIBENCH_GIT_COMMIT; }
-
 namespace {
 
 std::string cpu_model() {
