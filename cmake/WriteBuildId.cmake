@@ -2,6 +2,8 @@
 # only at configure time, so that a build after `git pull` or a new commit records its own
 # commit). The file is rewritten only when its text changes, so an unchanged commit compiles
 # nothing. Arguments: -DSOURCE_DIR= -DOUT= -DVERSION= [-DFIXED_COMMIT=<sha>: a tree without .git]
+cmake_minimum_required(VERSION 3.24)
+
 if(FIXED_COMMIT)
   set(commit "${FIXED_COMMIT}")
 else()

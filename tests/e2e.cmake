@@ -243,6 +243,13 @@ if(Python3_FOUND)
                    ${E2E_DIR}/opencl_ptx)
 endif()
 
+# cmake/WriteBuildId.cmake: the commit results files record, read at every build.
+if(Python3_FOUND)
+  add_test(NAME scripts.build_id
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/build_id_check.py ${CMAKE_COMMAND}
+                   ${PROJECT_SOURCE_DIR}/cmake/WriteBuildId.cmake ${E2E_DIR}/build_id)
+endif()
+
 # scripts/reference_table.py and scripts/launch_rate.py, the tables of reports/h100/suite, and
 # scripts/spmv_auto_table.py, on results files whose answers are known (docs/compare.md,
 # "Against the reference").
