@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <sstream>
 
@@ -438,6 +439,8 @@ std::int64_t group_of(const std::vector<std::string>& defines) {
 }
 
 int fake_opens = 0, fake_compiles = 0;  // counted for the DevicePool test
+// A test's own time of a run by group size (unset: 1 / group ms).
+std::function<double(std::int64_t group)> fake_time;
 
 class FakeDevice final : public Device {
 public:
@@ -467,7 +470,7 @@ public:
     std::size_t max_group_size(const Kernel&) override { return 256; }
     double time_ms(const std::function<void()>& work) override {
         work();
-        return 1.0 / double(last_group_);
+        return fake_time ? fake_time(last_group_) : 1.0 / double(last_group_);
     }
 
 protected:
@@ -708,8 +711,8 @@ TEST(Tuner, APoolOpensTheDeviceOnceAndCompilesEachConfigurationOnce) {
     std::ostringstream progress;
     fake_opens = fake_compiles = 0;
     tune_group(f.slots, groups[0], quick_options(), SearchSettings{}, 0, progress);
-    EXPECT_EQ(fake_opens, 5);
-    EXPECT_EQ(fake_compiles, 5);
+    EXPECT_EQ(fake_opens, 7) << "five trials and the two that confirm group 64";
+    EXPECT_EQ(fake_compiles, 7);
 
     DevicePool pool;
     RunnerOptions pooled = quick_options();
@@ -767,6 +770,42 @@ TEST(CompareConfigurations, SaysWhenTwoRunsUsedDifferentConfigurations) {
     EXPECT_EQ(c.config_mismatches[0],
               "fake/tiny/default: configuration group=16 (device-default) in OLD and group=64 (tuned) in NEW");
     EXPECT_TRUE(compare_results(new_r, new_r, CompareOptions{}).config_mismatches.empty());
+}
+
+
+// The search's trials run seconds apart, the default's first: a default that read slow in its
+// trial (a transient) must not lose to a configuration slower than it when the two are timed
+// again back to back, and a tie (under kTuneMinGain) keeps the default; a real gain is kept.
+TEST(Tuner, KeepsTheBestOnlyWhereTimingBothAgainConfirmsIt) {
+    struct Scenario { const char* what; double default_first, default_later, group8; const char* picked, *strategy; };
+    const Scenario scenarios[] = {
+        {"a transient in the default's trial", 0.10, 0.05, 0.06, "group=16", "the best not confirmed"},
+        {"a tie", 0.05, 0.05, 0.0499, "group=16", "the best not confirmed"},
+        {"a real gain", 0.05, 0.05, 0.04, "group=8", "confirmed"},
+    };
+    for (const auto& c : scenarios) {
+        bool others_ran = false;
+        fake_time = [&](std::int64_t g) {
+            if (g == 16) return others_ran ? c.default_later : c.default_first;
+            others_ran = true;
+            return g == 8 ? c.group8 : 1.0;  // 64 (32 and 128 fail) the slowest
+        };
+        FakeRun f;
+        const auto groups = tuning_groups(f.cases, f.slots);
+        std::ostringstream progress;
+        const TuneOutcome out = tune_group(f.slots, groups[0], quick_options(), SearchSettings{}, 0, progress);
+        fake_time = nullptr;
+        ASSERT_TRUE(out.best) << c.what << "\n" << progress.str();
+        EXPECT_EQ(out.trials.size(), 5u) << c.what << ": the search's trials alone";
+        ASSERT_EQ(out.confirmation.size(), 2u) << c.what << "\n" << progress.str();
+        EXPECT_EQ(to_string(out.confirmation[0].config), "group=8") << c.what;
+        EXPECT_EQ(to_string(out.confirmation[1].config), "group=16") << c.what << ": the default right after";
+        const TuningEntry e = out.entry();
+        EXPECT_EQ(to_string(e.config), c.picked) << c.what << "\n" << progress.str();
+        EXPECT_NE(e.strategy.find(std::string("exhaustive, ") + c.strategy), std::string::npos) << c.what << ": " << e.strategy;
+        EXPECT_NEAR(e.default_median_ms, c.default_later, 1e-9) << c.what << ": the re-timed default's median";
+        EXPECT_NEAR(e.median_ms, std::string(c.picked) == "group=8" ? c.group8 : c.default_later, 1e-9) << c.what;
+    }
 }
 
 }  // namespace

@@ -33,12 +33,24 @@ inline constexpr double kTuneMaxSlowdown = 0.02;
 // benchmarks more than kTuneMaxSlowdown slower than under it.
 bool pickable(const Trial& t, const std::optional<Trial>& start);
 
+// What a configuration must gain over the device default, the two timed again back to back
+// after the search, to replace it: a tie keeps the default, so a tuning file changes only
+// what measurably helps.
+inline constexpr double kTuneMinGain = 0.01;
+
+// Whether the re-timed `best` replaces the re-timed `start`: both ok, best pickable against
+// start, and its sum at least kTuneMinGain below start's.
+bool confirmed(const Trial& best, const Trial& start);
+
 struct TuneOutcome {
     TuningKey key;
     SearchPlan plan;
     std::vector<Trial> trials;  // in the order run (an interrupt or the budget may end it early)
     std::optional<Trial> best;  // the fastest ok trial
     std::optional<Trial> start; // the trial of the start configuration (the device default)
+    // The best and the start timed again back to back once the search found a better one
+    // (their trials in the search ran seconds apart); empty when it found none or stopped.
+    std::vector<Trial> confirmation;
     TuningEntry entry() const;  // best as a tuning file entry (best must be set)
 };
 
@@ -56,7 +68,9 @@ inline constexpr double kBudgetSpentShare = std::numeric_limits<double>::min();
 
 // Searches one group's space. budget_s > 0 ends the search, exhaustive or sampled, once it
 // is spent (the start configuration is always tried); an interrupt (tb::interrupted()) ends any.
-// One progress line per configuration goes to `progress`.
+// A best other than the start is then timed again with the start right after it, and kept only
+// if confirmed() (else the start is the best). One progress line per configuration goes to
+// `progress`.
 TuneOutcome tune_group(std::vector<BackendSlot>& slots, const std::vector<Case>& group, const RunnerOptions& ro,
                        const SearchSettings& search, double budget_s, std::ostream& progress);
 
