@@ -772,7 +772,6 @@ TEST(CompareConfigurations, SaysWhenTwoRunsUsedDifferentConfigurations) {
     EXPECT_TRUE(compare_results(new_r, new_r, CompareOptions{}).config_mismatches.empty());
 }
 
-
 // The search's trials run seconds apart, the default's first: a default that read slow in its
 // trial (a transient) must not lose to a configuration slower than it when the two are timed
 // again back to back, and a tie (under kTuneMinGain) keeps the default; a real gain is kept.

@@ -48,9 +48,9 @@ Trial run_trial(std::vector<BackendSlot>& slots, std::vector<Case> group, const 
 // kernel's median moves by more than a few percent between them: on the H100 (2026-12-07)
 // 58 of 207 keys changed configuration, and in the default suite run untuned and then tuned
 // 17 of their 134 benchmarks read more than 3% slower (stencil's unfused variant 6%, on 33
-// and 61 samples, which the search had put within 2%: the default's trial had read slow). So a best other than the default is timed again,
-// and the default right after it: the pair decides (confirmed()), and its medians are what
-// the tuning file records.
+// and 61 samples, which the search had put within 2%: the default's trial had read slow).
+// So a best other than the default is timed again, and the default right after it: the
+// pair decides (confirmed()), and its medians are what the tuning file records.
 void confirm_best(std::vector<BackendSlot>& slots, const std::vector<Case>& group, const RunnerOptions& ro,
                   TuneOutcome& out, std::ostream& progress) {
     if (!out.best || !out.start || !out.start->ok || out.best->config == out.start->config) return;
