@@ -231,6 +231,15 @@ if(HAVE_MANDELBROT)
           -- $<TARGET_FILE:tribench> tune --program mandelbrot --backend opencl --device ${RB_POCL}
              --dataset 128x128,512x512 --exhaustive 0 --max-points 2 --min-time 0.01 --timeout 0.2
              --kernel-timeout 2 --out ${RB_OUT}/tune_kernel_timeout.json)
+  # tune, Ctrl-C (issue 41: "Ctrl-C keeps what was found"): the signal as the second of three
+  # keys starts; the first key's entry is in the file, the third was never started (the
+  # second's may or may not have finished: the test does not depend on how fast it is).
+  rb_test(tune_sigint_keeps --rc 130 --sigint-when "tune: key 2 of 3" --stop-within 10
+          --err "tribench: tune stopped by SIGINT. the keys tuned before it are in .*tune_sigint_keeps.json\n"
+          --file-match "${RB_OUT}/tune_sigint_keeps.json=dataset.: .128x128"
+          --file-lacks "${RB_OUT}/tune_sigint_keeps.json=1024x1024"
+          -- $<TARGET_FILE:tribench> tune --program mandelbrot --backend opencl --device ${RB_POCL}
+             --dataset 128x128,512x512,1024x1024 --exhaustive 0 --max-points 2 --out ${RB_OUT}/tune_sigint_keeps.json)
   rb_usage(tune_kernel_timeout_negative "tribench: error: --kernel-timeout must be a positive number of seconds, or 0 for no limit"
            tune --program mandelbrot --kernel-timeout -1)
 

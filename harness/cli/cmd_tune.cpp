@@ -114,7 +114,12 @@ int cmd_tune(const TuneOptions& o) {
                   << e.tried << " tried, " << e.failed << " failed, " << e.refused << " refused\n";
     }
     if (found) std::cout << "tuning written to " << out << "\n";
-    if (interrupted()) return stop_exit_status();
+    if (interrupted()) {
+        std::cerr << "tribench: tune stopped by " << signal_name(stop_signal()) << "; "
+                  << (found ? "the keys tuned before it are in " + printable_path(out) : std::string("no key was tuned"))
+                  << "\n";
+        return stop_exit_status();
+    }
     return none ? 1 : 0;
 }
 
