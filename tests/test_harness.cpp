@@ -110,6 +110,12 @@ TEST(Stopping, UnderABudgetStopsAtTheShareOnlyOnceTheMedianHasSettled) {
     EXPECT_TRUE(r.done(spread, 3.0));
     r.settle_s = 0;  // no budget: the share does not end sampling
     EXPECT_FALSE(r.done(close, 1.0));
+    // tune's --min-samples: a settled median still waits for that many samples.
+    r.settle_s = 1.0;
+    r.settle_min_samples = 13;
+    EXPECT_FALSE(r.done(close, 1.0));
+    close.push_back(10.0);
+    EXPECT_TRUE(r.done(close, 1.0));
 }
 
 TEST(Stopping, ATimeoutWaitsForTheFloorSamplesOnlyWhileTheyAreCheap) {

@@ -31,6 +31,7 @@ RunnerOptions tune_runner_options(const RunOptions& o) {
     // a short kernel rarely meets the noise target itself (it timed out at --timeout).
     ro.rule.settle_s = 0.05;
     ro.rule.max_median_spread = 0.01;
+    ro.rule.settle_min_samples = ro.rule.min_samples;  // --min-samples holds (up to --timeout)
     return ro;
 }
 

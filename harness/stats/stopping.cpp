@@ -2,6 +2,7 @@
 
 #include "stats/stats.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 
@@ -24,7 +25,9 @@ bool StoppingRule::done(const std::vector<double>& s, double wall_s) const {
     if (s.size() >= max_samples) return true;
     const bool floor_reached = s.size() >= floor_samples || wall_s >= floor_s;
     if (wall_s >= timeout_s && s.size() >= 2 && floor_reached) return true;
-    if (settle_s > 0 && wall_s >= settle_s && s.size() >= 2 && median_spread(s) <= max_median_spread) return true;
+    if (settle_s > 0 && wall_s >= settle_s && s.size() >= std::max<std::size_t>(2, settle_min_samples) &&
+        median_spread(s) <= max_median_spread)
+        return true;
     return met(s);
 }
 

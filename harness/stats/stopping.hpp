@@ -21,6 +21,9 @@ struct StoppingRule {
     // samples takes more of the budget than one whose median is known.
     double settle_s = 0;
     double max_median_spread = 0.02;
+    // The fewest samples a median may settle on: 2 under --budget (a budget cuts samples);
+    // tune sets it to min_samples, which its --min-samples promises per configuration.
+    std::size_t settle_min_samples = 2;
     // A timeout (not max_samples) stops sampling only once there are floor_samples samples or
     // floor_s of wall time has passed: --budget raises the floor so that cheap rows still get
     // a median of a few samples while one slow row cannot overrun the budget.
