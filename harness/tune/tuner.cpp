@@ -22,6 +22,13 @@ std::string ms_text(double ms) {
     return b;
 }
 
+std::string percent(double fraction) { return std::to_string(std::lround(fraction * 100)) + "%"; }
+
+// Why a trial that ran is not pickable against the start.
+std::string slower_than_start() {
+    return "a benchmark of it runs more than " + percent(kTuneMaxSlowdown) + " slower than under the device default";
+}
+
 // One configuration: every case of the group run under it.
 Trial run_trial(std::vector<BackendSlot>& slots, std::vector<Case> group, const TuningConfig& config,
                 const RunnerOptions& ro) {
@@ -50,7 +57,7 @@ Trial run_trial(std::vector<BackendSlot>& slots, std::vector<Case> group, const 
 // 17 of their 134 benchmarks read more than 3% slower (stencil's unfused variant 6%, on 33
 // and 61 samples, which the search had put within 2%: the default's trial had read slow).
 // So a best other than the default is timed again, and the default right after it: the
-// pair decides (confirmed()), and its medians are what the tuning file records.
+// pair decides (confirmation_refusal()), and its medians are what the tuning file records.
 void confirm_best(std::vector<BackendSlot>& slots, const std::vector<Case>& group, const RunnerOptions& ro,
                   TuneOutcome& out, std::ostream& progress) {
     if (!out.best || !out.start || !out.start->ok || out.best->config == out.start->config) return;
@@ -64,16 +71,12 @@ void confirm_best(std::vector<BackendSlot>& slots, const std::vector<Case>& grou
         out.plan.strategy += ", not confirmed (interrupted)";
         return;
     }
-    const bool kept = confirmed(best, start);
-    const std::string why = kept || !best.ok || !start.ok ? ""
-                            : !pickable(best, start)
-                                ? " (a benchmark of it ran more than " + std::to_string(std::lround(kTuneMaxSlowdown * 100)) +
-                                      "% slower than under the default)"
-                                : " (less than " + std::to_string(std::lround(kTuneMinGain * 100)) + "% faster)";
+    const std::string refusal = confirmation_refusal(best, start);
+    const bool kept = refusal.empty();
     progress << "tune: timed again, " << to_string(best.config) << ": "
              << (best.ok ? ms_text(best.ms) : "failed: " + best.reason) << ", device default: "
              << (start.ok ? ms_text(start.ms) : "failed: " + start.reason)
-             << (kept ? ": confirmed\n" : ": not confirmed" + why + ", the device default kept\n");
+             << (kept ? ": confirmed\n" : ": not confirmed (" + refusal + "), the device default kept\n");
     out.plan.strategy += kept ? ", confirmed" : ", the best not confirmed";
     out.confirmation = {best, start};
     if (start.ok) out.start = start;  // else its search trial stands, as the default does
@@ -136,8 +139,11 @@ bool pickable(const Trial& t, const std::optional<Trial>& start) {
     return true;
 }
 
-bool confirmed(const Trial& best, const Trial& start) {
-    return best.ok && start.ok && pickable(best, start) && best.ms <= start.ms * (1 - kTuneMinGain);
+std::string confirmation_refusal(const Trial& best, const Trial& start) {
+    if (!best.ok || !start.ok) return "a trial failed";
+    if (!pickable(best, start)) return slower_than_start();
+    if (best.ms > start.ms * (1 - kTuneMinGain)) return "less than " + percent(kTuneMinGain) + " faster";
+    return "";
 }
 
 double key_budget_share(double budget_s, double spent_s, std::size_t keys_left) {
@@ -180,10 +186,7 @@ TuneOutcome tune_group(std::vector<BackendSlot>& slots, const std::vector<Case>&
         if (pickable(t, out.start) && (!out.best || t.ms < out.best->ms)) out.best = t;
         progress << "tune: [" << i + 1 << "/" << out.plan.points.size() << "] " << (t.config.empty() ? "(fixed)" : to_string(t.config))
                  << ": " << (t.ok ? ms_text(t.ms) : "failed: " + t.reason)
-                 << (t.ok && !pickable(t, out.start)
-                         ? " (never picked: a benchmark of it runs more than " + std::to_string(std::lround(kTuneMaxSlowdown * 100)) +
-                               "% slower than under the device default)"
-                         : "")
+                 << (t.ok && !pickable(t, out.start) ? " (never picked: " + slower_than_start() + ")" : "")
                  << (out.best ? "; best " + ms_text(out.best->ms) : "") << "\n";
         out.trials.push_back(std::move(t));
     }

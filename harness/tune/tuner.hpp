@@ -38,9 +38,9 @@ bool pickable(const Trial& t, const std::optional<Trial>& start);
 // what measurably helps.
 inline constexpr double kTuneMinGain = 0.01;
 
-// Whether the re-timed `best` replaces the re-timed `start`: both ok, best pickable against
-// start, and its sum at least kTuneMinGain below start's.
-bool confirmed(const Trial& best, const Trial& start);
+// Why the re-timed `best` may not replace the re-timed `start`, in words; "" where it may:
+// both ok, best pickable against start, and its sum at least kTuneMinGain below start's.
+std::string confirmation_refusal(const Trial& best, const Trial& start);
 
 struct TuneOutcome {
     TuningKey key;
@@ -69,8 +69,8 @@ inline constexpr double kBudgetSpentShare = std::numeric_limits<double>::min();
 // Searches one group's space. budget_s > 0 ends the search, exhaustive or sampled, once it
 // is spent (the start configuration is always tried); an interrupt (tb::interrupted()) ends any.
 // A best other than the start is then timed again with the start right after it, and kept only
-// if confirmed() (else the start is the best). One progress line per configuration goes to
-// `progress`.
+// where confirmation_refusal() finds no reason against it (else the start is the best). One
+// progress line per configuration goes to `progress`.
 TuneOutcome tune_group(std::vector<BackendSlot>& slots, const std::vector<Case>& group, const RunnerOptions& ro,
                        const SearchSettings& search, double budget_s, std::ostream& progress);
 
