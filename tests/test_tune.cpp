@@ -662,6 +662,20 @@ TEST(Tuner, ASpentBudgetLeavesEachKeyItsDefaultOnly) {
     EXPECT_EQ(out.trials.size(), 1u) << progress.str();
 }
 
+// A key's search draws another configuration only where its share holds that one and the
+// confirmation pair after it, at the key's mean time a trial: counting only what had run, a
+// tune of the H100 overran --budget 250 by more than a third.
+TEST(Tuner, ABudgetShareKeepsRoomForTheNextConfigurationAndItsConfirmation) {
+    EXPECT_TRUE(budget_allows_another(0, 100, 5));     // no budget
+    EXPECT_TRUE(budget_allows_another(10, 0, 0));      // nothing run yet
+    EXPECT_TRUE(budget_allows_another(10, 4, 4));      // 1 s a trial: 4 + 1 + 2 = 7 s
+    EXPECT_TRUE(budget_allows_another(10, 7, 7));      // 7 + 3 = 10 s, the share exactly
+    EXPECT_FALSE(budget_allows_another(10, 8, 8));     // room for the next, not for its confirmation
+    EXPECT_FALSE(budget_allows_another(10, 6, 2));     // 3 s a trial: 6 + 9 s
+    EXPECT_FALSE(budget_allows_another(1.2, 0.5, 1));  // the H100's keys under --budget 250: the default only
+    EXPECT_FALSE(budget_allows_another(kBudgetSpentShare, 1e-6, 1));
+}
+
 TEST(Tuner, NeverPicksAConfigurationThatFailedToCompileOrValidate) {
     FakeRun f;
     const auto groups = tuning_groups(f.cases, f.slots);

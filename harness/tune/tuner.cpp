@@ -152,6 +152,12 @@ double key_budget_share(double budget_s, double spent_s, std::size_t keys_left) 
     return std::max(share, kBudgetSpentShare);
 }
 
+bool budget_allows_another(double share_s, double spent_s, std::size_t trials) {
+    if (share_s <= 0 || trials == 0) return true;
+    const double per_trial = spent_s / double(trials);
+    return spent_s + per_trial * double(1 + kConfirmationTrials) <= share_s;
+}
+
 TuneOutcome tune_group(std::vector<BackendSlot>& slots, const std::vector<Case>& group, const RunnerOptions& ro,
                        const SearchSettings& search, double budget_s, std::ostream& progress) {
     TuneOutcome out;
@@ -171,12 +177,12 @@ TuneOutcome tune_group(std::vector<BackendSlot>& slots, const std::vector<Case>&
         if (interrupted()) break;
         const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         // The budget bounds every search, exhaustive ones too: `tune --budget S` ends in about S.
-        if (budget_s > 0 && i > 0 && spent >= budget_s) {
+        if (i > 0 && !budget_allows_another(budget_s, spent, i)) {
             if (budget_s == kBudgetSpentShare)
                 progress << "tune: --budget spent: the device default only\n";
             else
                 progress << "tune: the key's share of --budget (" << budget_s << " s) spent after " << i
-                         << " configurations\n";
+                         << " configurations (in " << spent << " s: another one and its confirmation would not fit)\n";
             out.plan.strategy += ", cut by --budget after " + std::to_string(i) + " of " + std::to_string(out.plan.points.size());
             break;
         }
