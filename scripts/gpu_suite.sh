@@ -170,7 +170,7 @@ if has tune && [[ -x $TB ]]; then
       start=$(date +%s)
       "$TB" run "${select[@]}" "${args[@]}" --budget "${SUITE_TUNE_RUN_BUDGET:-60}" --keep-going \
         --out "$LOGS/run-$tag.json" >"$LOGS/run-$tag.log" 2>&1 || status=1
-      echo "run $tag: $(( $(date +%s) - start )) s" | tee -a "$OUT/robustness.txt"
+      echo "run $tag ($programs): $(( $(date +%s) - start )) s" | tee -a "$OUT/robustness.txt"
       pack
     done
     if [[ " $views " == *" untuned "* && " $views " == *" tuned "* ]]; then
