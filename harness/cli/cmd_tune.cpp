@@ -1,7 +1,6 @@
 // `tribench tune`: the selection of `run`, each tuning key's space searched (harness/tune/).
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -33,12 +32,6 @@ RunnerOptions tune_runner_options(const RunOptions& o) {
     ro.rule.max_median_spread = 0.01;
     ro.rule.settle_min_samples = ro.rule.min_samples;  // --min-samples holds (up to --timeout)
     return ro;
-}
-
-std::string ms_text(double ms) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%.4g", ms);
-    return b;
 }
 
 }  // namespace
@@ -110,8 +103,8 @@ int cmd_tune(const TuneOptions& o) {
         file.put(result.entry());
         save_tuning_file(out, file);  // after every key: an interrupt keeps what was found
         const TuningEntry& e = *file.find(result.key);
-        std::cout << describe(e.key) << ": " << to_string(e.config) << " " << ms_text(e.median_ms) << " ms"
-                  << (e.default_median_ms > 0 ? " (device default " + ms_text(e.default_median_ms) + " ms)" : "") << "; "
+        std::cout << describe(e.key) << ": " << to_string(e.config) << " " << tune_ms_text(e.median_ms)
+                  << (e.default_median_ms > 0 ? " (device default " + tune_ms_text(e.default_median_ms) + ")" : "") << "; "
                   << e.tried << " tried, " << e.failed << " failed, " << e.refused << " refused\n";
     }
     if (found) std::cout << "tuning written to " << out << "\n";

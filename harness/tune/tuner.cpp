@@ -16,12 +16,6 @@ namespace tb {
 
 namespace {
 
-std::string ms_text(double ms) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%.4g ms", ms);
-    return b;
-}
-
 std::string percent(double fraction) { return std::to_string(std::lround(fraction * 100)) + "%"; }
 
 // Why a trial that ran is not pickable against the start.
@@ -74,8 +68,8 @@ void confirm_best(std::vector<BackendSlot>& slots, const std::vector<Case>& grou
     const std::string refusal = confirmation_refusal(best, start);
     const bool kept = refusal.empty();
     progress << "tune: timed again, " << to_string(best.config) << ": "
-             << (best.ok ? ms_text(best.ms) : "failed: " + best.reason) << ", device default: "
-             << (start.ok ? ms_text(start.ms) : "failed: " + start.reason)
+             << (best.ok ? tune_ms_text(best.ms) : "failed: " + best.reason) << ", device default: "
+             << (start.ok ? tune_ms_text(start.ms) : "failed: " + start.reason)
              << (kept ? ": confirmed\n" : ": not confirmed (" + refusal + "), the device default kept\n");
     out.plan.strategy += kept ? ", confirmed" : ", the best not confirmed";
     out.confirmation = {best, start};
@@ -84,6 +78,12 @@ void confirm_best(std::vector<BackendSlot>& slots, const std::vector<Case>& grou
 }
 
 }  // namespace
+
+std::string tune_ms_text(double ms) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.4g ms", ms);
+    return b;
+}
 
 TuningEntry TuneOutcome::entry() const {
     TuningEntry e;
@@ -191,9 +191,9 @@ TuneOutcome tune_group(std::vector<BackendSlot>& slots, const std::vector<Case>&
         if (i == 0 && t.config == start) out.start = t;
         if (pickable(t, out.start) && (!out.best || t.ms < out.best->ms)) out.best = t;
         progress << "tune: [" << i + 1 << "/" << out.plan.points.size() << "] " << (t.config.empty() ? "(fixed)" : to_string(t.config))
-                 << ": " << (t.ok ? ms_text(t.ms) : "failed: " + t.reason)
+                 << ": " << (t.ok ? tune_ms_text(t.ms) : "failed: " + t.reason)
                  << (t.ok && !pickable(t, out.start) ? " (never picked: " + slower_than_start() + ")" : "")
-                 << (out.best ? "; best " + ms_text(out.best->ms) : "") << "\n";
+                 << (out.best ? "; best " + tune_ms_text(out.best->ms) : "") << "\n";
         out.trials.push_back(std::move(t));
     }
     confirm_best(slots, group, ro, out, progress);

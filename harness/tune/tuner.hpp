@@ -42,6 +42,9 @@ inline constexpr double kTuneMinGain = 0.01;
 // both ok, best pickable against start, and its sum at least kTuneMinGain below start's.
 std::string confirmation_refusal(const Trial& best, const Trial& start);
 
+// A median as tune's lines print it: four significant digits and the unit ("0.5123 ms").
+std::string tune_ms_text(double ms);
+
 struct TuneOutcome {
     TuningKey key;
     SearchPlan plan;
