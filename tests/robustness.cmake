@@ -231,15 +231,25 @@ if(HAVE_MANDELBROT)
           -- $<TARGET_FILE:tribench> tune --program mandelbrot --backend opencl --device ${RB_POCL}
              --dataset 128x128,512x512 --exhaustive 0 --max-points 2 --min-time 0.01 --timeout 0.2
              --kernel-timeout 2 --out ${RB_OUT}/tune_kernel_timeout.json)
-  # tune, Ctrl-C (issue 41: "Ctrl-C keeps what was found"): the signal as the second of three
-  # keys starts; the first key's entry is in the file, the third was never started (the
-  # second's may or may not have finished: the test does not depend on how fast it is).
-  rb_test(tune_sigint_keeps --rc 130 --sigint-when "tune: key 2 of 3" --stop-within 10
+  # tune, Ctrl-C (issue 41: "Ctrl-C keeps what was found"). A tune times every key's device
+  # default first and writes it, then searches key by key (docs/tuning.md, "--budget").
+  # The signal as the second of three defaults starts: the first key's entry is in the file,
+  # the third was never timed (the second's may or may not have finished: the test does not
+  # depend on how fast it is).
+  rb_test(tune_sigint_keeps --rc 130 --sigint-when "tune: device default 2 of 3" --stop-within 10
           --err "tribench: tune stopped by SIGINT. the keys tuned before it are in .*tune_sigint_keeps.json\n"
           --file-match "${RB_OUT}/tune_sigint_keeps.json=dataset.: .128x128"
           --file-lacks "${RB_OUT}/tune_sigint_keeps.json=1024x1024"
           -- $<TARGET_FILE:tribench> tune --program mandelbrot --backend opencl --device ${RB_POCL}
              --dataset 128x128,512x512,1024x1024 --exhaustive 0 --max-points 2 --out ${RB_OUT}/tune_sigint_keeps.json)
+  # The signal as the second key's search starts: the first key searched, the third at the
+  # default it was timed with, its entry saying its search was not run.
+  rb_test(tune_sigint_keeps_defaults --rc 130 --sigint-when "tune: key 2 of 3" --stop-within 10
+          --err "tribench: tune stopped by SIGINT. the keys tuned before it are in .*tune_sigint_keeps_defaults.json\n"
+          --file-match "${RB_OUT}/tune_sigint_keeps_defaults.json=1024x1024[^}]*its search not run yet"
+          --file-lacks "${RB_OUT}/tune_sigint_keeps_defaults.json=128x128[^}]*its search not run yet"
+          -- $<TARGET_FILE:tribench> tune --program mandelbrot --backend opencl --device ${RB_POCL}
+             --dataset 128x128,512x512,1024x1024 --exhaustive 0 --max-points 2 --out ${RB_OUT}/tune_sigint_keeps_defaults.json)
   rb_usage(tune_kernel_timeout_negative "tribench: error: --kernel-timeout must be a positive number of seconds, or 0 for no limit"
            tune --program mandelbrot --kernel-timeout -1)
 

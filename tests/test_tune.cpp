@@ -624,11 +624,7 @@ TEST(Tuner, BudgetCutsEvenAnExhaustiveSearchAfterTheDefault) {
     ASSERT_EQ(out.trials.size(), 1u) << progress.str();
     EXPECT_EQ(to_string(out.trials[0].config), "group=16");
     EXPECT_EQ(out.entry().strategy, "exhaustive, cut by --budget after 1 of 5");
-    EXPECT_NE(progress.str().find("the key's share of --budget (1e-09 s) spent after 1 configurations"), std::string::npos)
-        << progress.str();
-    std::ostringstream spent;
-    tune_group(f.slots, groups[0], quick_options(), SearchSettings{}, key_budget_share(10, 20, 3), spent);
-    EXPECT_NE(spent.str().find("tune: --budget spent: the device default only"), std::string::npos) << spent.str();
+    EXPECT_NE(progress.str().find("tune: --budget spent: the device default only"), std::string::npos) << progress.str();
 }
 
 // A parameter only NVRTC reads is varied on a backend that compiles with NVRTC, and kept at
@@ -646,20 +642,44 @@ TEST(Tuner, NvrtcOnlyParametersVaryOnlyWhereNvrtcCompiles) {
     }
 }
 
-// Once --budget is spent, each key left still gets a positive share (its default alone): a
-// share of 0 meant "no budget", and on the H100 (2026-12-06) the keys after the budget ran
-// their whole searches.
+// Once --budget is spent, each key left gets nothing beyond its default: a share of 0 once
+// meant "no budget", and on the H100 (2026-12-06) the keys after the budget ran their whole
+// searches. The share a tune passes counts the default's own time.
 TEST(Tuner, ASpentBudgetLeavesEachKeyItsDefaultOnly) {
-    EXPECT_EQ(key_budget_share(0, 10, 3), 0.0);  // no budget
-    EXPECT_DOUBLE_EQ(key_budget_share(150, 50, 4), 25.0);
-    const double spent = key_budget_share(150, 200, 5);
-    EXPECT_GT(spent, 0.0);
-    EXPECT_LT(spent, 1e-300);
+    EXPECT_EQ(search_shares(-5, {{1.0, 10}, {0.1, 3}}), (std::vector<double>{0, 0}));
+    EXPECT_EQ(search_shares(0, {{1.0, 10}}), (std::vector<double>{0}));
     FakeRun f;
     const auto groups = tuning_groups(f.cases, f.slots);
     std::ostringstream progress;
-    const TuneOutcome out = tune_group(f.slots, groups[0], quick_options(), SearchSettings{}, spent, progress);
+    TuneOutcome out = start_search(f.slots, groups[0], quick_options(), SearchSettings{}, progress);
+    continue_search(f.slots, groups[0], quick_options(), out.search_s + search_shares(-5, {{out.search_s, 4}})[0], out, progress);
     EXPECT_EQ(out.trials.size(), 1u) << progress.str();
+    EXPECT_NE(progress.str().find("tune: --budget spent: the device default only"), std::string::npos) << progress.str();
+}
+
+// The budget left after every key's default is shared so that each key can try as many
+// configurations as the others, at its default's time each, plus the confirmation pair:
+// shared evenly in seconds, a tune of the H100 searched nbody's cheap keys whole and never
+// drew a configuration beyond n1m's default (its trials take about 1 s, its share was less).
+TEST(Tuner, BudgetSharesGiveEveryKeyTheSameNumberOfConfigurations) {
+    const double sum_of = 20;
+    const auto shares = search_shares(sum_of, {{0.01, 31}, {1.0, 31}});
+    ASSERT_EQ(shares.size(), 2u);
+    // 17 configurations each and the pair: 19 trials at 1.01 s = 19.19 s; 18 would not fit.
+    EXPECT_GE(shares[1], 19 * 1.0);
+    EXPECT_LT(shares[1], 20 * 1.0);
+    EXPECT_GE(shares[0], 19 * 0.01);
+    EXPECT_NEAR(shares[0] + shares[1], sum_of, 1e-9) << "the whole budget is shared, no more";
+    // A key whose space ends early leaves the rest to the others: key 0 runs its 2 and the
+    // pair (4 s), key 1 runs 6 and the pair (8 s).
+    EXPECT_EQ(search_shares(12, {{1.0, 2}, {1.0, 10}}), (std::vector<double>{4, 8}));
+    // Room for every configuration of every key: what is left over goes to all alike.
+    EXPECT_EQ(search_shares(10, {{1.0, 1}, {1.0, 1}}), (std::vector<double>{5, 5}));
+    // Too little for any key's first configuration and pair: all of it to the keys with
+    // configurations to try, whose search the budget then cuts after the default
+    // (budget_allows_another(1 + 2, 1, 1) is false).
+    EXPECT_EQ(search_shares(2, {{1.0, 5}, {1.0, 0}}), (std::vector<double>{2, 0}));
+    EXPECT_FALSE(budget_allows_another(1 + 2, 1, 1));
 }
 
 // A key's search draws another configuration only where its share holds that one and the
@@ -673,7 +693,6 @@ TEST(Tuner, ABudgetShareKeepsRoomForTheNextConfigurationAndItsConfirmation) {
     EXPECT_FALSE(budget_allows_another(10, 8, 8));     // room for the next, not for its confirmation
     EXPECT_FALSE(budget_allows_another(10, 6, 2));     // 3 s a trial: 6 + 9 s
     EXPECT_FALSE(budget_allows_another(1.2, 0.5, 1));  // the H100's keys under --budget 250: the default only
-    EXPECT_FALSE(budget_allows_another(kBudgetSpentShare, 1e-6, 1));
 }
 
 TEST(Tuner, NeverPicksAConfigurationThatFailedToCompileOrValidate) {

@@ -86,13 +86,39 @@ int cmd_tune(const TuneOptions& o) {
     search.max_points = o.max_points;
     search.seed = o.search_seed;
     const auto t0 = std::chrono::steady_clock::now();
-    std::size_t found = 0, none = 0;
+    const auto seconds_in = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+    // First every key's device default, which every key tries whatever the budget: their
+    // times are what the budget is shared by (search_shares). Each one timed goes into the
+    // file at once, so that an interrupt or a hang later keeps it.
+    std::vector<TuneOutcome> started;
+    std::size_t timed = 0;  // keys in the file after their first trial
     for (std::size_t g = 0; g < groups.size() && !interrupted(); ++g) {
-        // The budget is shared evenly by the keys still to tune.
-        const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        const double share = key_budget_share(o.budget_s, spent, groups.size() - g);
-        std::cerr << "tune: key " << g + 1 << " of " << groups.size() << ", " << std::lround(spent) << " s in\n";
-        const TuneOutcome result = tune_group(slots, groups[g], ro, search, share, std::cerr);
+        std::cerr << "tune: device default " << g + 1 << " of " << groups.size() << ", " << std::lround(seconds_in()) << " s in\n";
+        started.push_back(start_search(slots, groups[g], ro, search, std::cerr));
+        if (started.back().best) {
+            TuneOutcome first = started.back();
+            first.plan.strategy += ", its search not run yet";
+            file.put(first.entry());
+            save_tuning_file(out, file);
+            ++timed;
+        }
+    }
+    std::size_t found = 0, none = 0;
+    for (std::size_t g = 0; g < started.size() && !interrupted(); ++g) {
+        // What is left of the budget, shared by the keys left so that each can try as many
+        // configurations as the others (search_shares); recomputed for each key, so that what
+        // one key leaves goes to the keys after it.
+        TuneOutcome& result = started[g];
+        double share = 0;
+        if (o.budget_s > 0) {
+            std::vector<KeySearchCost> left;
+            for (std::size_t k = g; k < started.size(); ++k)
+                left.push_back({started[k].search_s, started[k].plan.points.size() - std::min<std::size_t>(started[k].plan.points.size(), 1)});
+            share = result.search_s + search_shares(o.budget_s - seconds_in(), left).front();
+        }
+        std::cerr << "tune: key " << g + 1 << " of " << started.size() << ", " << std::lround(seconds_in()) << " s in"
+                  << (o.budget_s > 0 ? ", a share of " + std::to_string(std::lround(share)) + " s" : "") << "\n";
+        continue_search(slots, groups[g], ro, share, result, std::cerr);
         if (!result.best) {
             ++none;
             if (!interrupted())
@@ -107,10 +133,10 @@ int cmd_tune(const TuneOptions& o) {
                   << (e.default_median_ms > 0 ? " (device default " + tune_ms_text(e.default_median_ms) + ")" : "") << "; "
                   << e.tried << " tried, " << e.failed << " failed, " << e.refused << " refused\n";
     }
-    if (found) std::cout << "tuning written to " << out << "\n";
+    if (found || timed) std::cout << "tuning written to " << out << "\n";
     if (interrupted()) {
         std::cerr << "tribench: tune stopped by " << signal_name(stop_signal()) << "; "
-                  << (found ? "the keys tuned before it are in " + printable_path(out) : std::string("no key was tuned"))
+                  << (found || timed ? "the keys tuned before it are in " + printable_path(out) : std::string("no key was tuned"))
                   << "\n";
         return stop_exit_status();
     }

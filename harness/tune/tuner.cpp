@@ -45,6 +45,26 @@ Trial run_trial(std::vector<BackendSlot>& slots, std::vector<Case> group, const 
     return t;
 }
 
+// The plan's next point: timed, recorded, and made the best where it is. False where an
+// interrupt cut it (an interrupted trial is not a failed one, and is not recorded).
+bool run_next_trial(std::vector<BackendSlot>& slots, const std::vector<Case>& group, const RunnerOptions& ro,
+                    TuneOutcome& out, std::ostream& progress) {
+    const std::size_t i = out.trials.size();
+    const auto t0 = std::chrono::steady_clock::now();
+    Trial t = run_trial(slots, group, out.plan.points[i], ro);
+    out.search_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (interrupted() && !t.ok) return false;
+    if (i == 0 && t.config == group.front().program->default_config(slots[group.front().slot].devices[group.front().device]))
+        out.start = t;
+    if (pickable(t, out.start) && (!out.best || t.ms < out.best->ms)) out.best = t;
+    progress << "tune: [" << i + 1 << "/" << out.plan.points.size() << "] " << (t.config.empty() ? "(fixed)" : to_string(t.config))
+             << ": " << (t.ok ? tune_ms_text(t.ms) : "failed: " + t.reason)
+             << (t.ok && !pickable(t, out.start) ? " (never picked: " + slower_than_start() + ")" : "")
+             << (out.best ? "; best " + tune_ms_text(out.best->ms) : "") << "\n";
+    out.trials.push_back(std::move(t));
+    return true;
+}
+
 // The search's trials of a key run seconds apart, the device default's first, and a short
 // kernel's median moves by more than a few percent between them: on the H100 (2026-12-07)
 // 58 of 207 keys changed configuration, and in the default suite run untuned and then tuned
@@ -146,10 +166,30 @@ std::string confirmation_refusal(const Trial& best, const Trial& start) {
     return "";
 }
 
-double key_budget_share(double budget_s, double spent_s, std::size_t keys_left) {
-    if (budget_s <= 0) return 0;
-    const double share = (budget_s - spent_s) / double(std::max<std::size_t>(keys_left, 1));
-    return std::max(share, kBudgetSpentShare);
+std::vector<double> search_shares(double left_s, const std::vector<KeySearchCost>& keys) {
+    std::vector<double> shares(keys.size(), 0.0);
+    if (keys.empty() || left_s <= 0) return shares;
+    // Key k's cost of n configurations beyond its first: n at its first trial's time, and the
+    // confirmation pair after them (none where it runs none).
+    const auto cost = [&](std::size_t k, std::size_t n) {
+        const std::size_t m = std::min(n, keys[k].configurations);
+        return keys[k].trial_s * double(m + (m > 0 ? kConfirmationTrials : 0));
+    };
+    const auto total = [&](std::size_t n) {
+        double t = 0;
+        for (std::size_t k = 0; k < keys.size(); ++k) t += cost(k, n);
+        return t;
+    };
+    std::size_t most = 0;
+    for (const auto& k : keys) most = std::max(most, k.configurations);
+    std::size_t n = 0;  // the common number: the largest whose total fits (total grows with n)
+    while (n < most && total(n + 1) <= left_s) ++n;
+    std::size_t open = 0;  // keys with configurations beyond n
+    for (const auto& k : keys) open += k.configurations > n;
+    const double spare = (left_s - total(n)) / double(open ? open : keys.size());
+    for (std::size_t k = 0; k < keys.size(); ++k)
+        shares[k] = cost(k, n) + (open == 0 || keys[k].configurations > n ? spare : 0.0);
+    return shares;
 }
 
 bool budget_allows_another(double share_s, double spent_s, std::size_t trials) {
@@ -158,8 +198,8 @@ bool budget_allows_another(double share_s, double spent_s, std::size_t trials) {
     return spent_s + per_trial * double(1 + kConfirmationTrials) <= share_s;
 }
 
-TuneOutcome tune_group(std::vector<BackendSlot>& slots, const std::vector<Case>& group, const RunnerOptions& ro,
-                       const SearchSettings& search, double budget_s, std::ostream& progress) {
+TuneOutcome start_search(std::vector<BackendSlot>& slots, const std::vector<Case>& group, const RunnerOptions& ro,
+                         const SearchSettings& search, std::ostream& progress) {
     TuneOutcome out;
     const Case& first = group.front();
     const DeviceInfo& dev = slots[first.slot].devices[first.device];
@@ -172,31 +212,35 @@ TuneOutcome tune_group(std::vector<BackendSlot>& slots, const std::vector<Case>&
     out.plan = plan_search(first.program->tuning_space(), start, dev, settings);
     progress << "tune: " << describe(out.key) << ": " << out.plan.points.size() << " configurations, " << out.plan.strategy
              << "; " << out.plan.refused.size() << " refused by the space's constraints\n";
-    const auto t0 = std::chrono::steady_clock::now();
-    for (std::size_t i = 0; i < out.plan.points.size(); ++i) {
+    if (!out.plan.points.empty() && !interrupted()) run_next_trial(slots, group, ro, out, progress);
+    return out;
+}
+
+void continue_search(std::vector<BackendSlot>& slots, const std::vector<Case>& group, const RunnerOptions& ro,
+                     double budget_s, TuneOutcome& out, std::ostream& progress) {
+    // An interrupt during the first trial leaves none; the search ends as interrupted.
+    const std::size_t points = out.plan.points.size();
+    for (std::size_t i = out.trials.size(); i < points && !out.trials.empty(); ++i) {
         if (interrupted()) break;
-        const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         // The budget bounds every search, exhaustive ones too: `tune --budget S` ends in about S.
-        if (i > 0 && !budget_allows_another(budget_s, spent, i)) {
-            if (budget_s == kBudgetSpentShare)
+        if (!budget_allows_another(budget_s, out.search_s, i)) {
+            if (i == 1 && budget_s <= out.search_s)
                 progress << "tune: --budget spent: the device default only\n";
             else
                 progress << "tune: the key's share of --budget (" << budget_s << " s) spent after " << i
-                         << " configurations (in " << spent << " s: another one and its confirmation would not fit)\n";
-            out.plan.strategy += ", cut by --budget after " + std::to_string(i) + " of " + std::to_string(out.plan.points.size());
+                         << " configurations (in " << out.search_s << " s: another one and its confirmation would not fit)\n";
+            out.plan.strategy += ", cut by --budget after " + std::to_string(i) + " of " + std::to_string(points);
             break;
         }
-        Trial t = run_trial(slots, group, out.plan.points[i], ro);
-        if (interrupted() && !t.ok) break;  // an interrupted trial is not a failed one
-        if (i == 0 && t.config == start) out.start = t;
-        if (pickable(t, out.start) && (!out.best || t.ms < out.best->ms)) out.best = t;
-        progress << "tune: [" << i + 1 << "/" << out.plan.points.size() << "] " << (t.config.empty() ? "(fixed)" : to_string(t.config))
-                 << ": " << (t.ok ? tune_ms_text(t.ms) : "failed: " + t.reason)
-                 << (t.ok && !pickable(t, out.start) ? " (never picked: " + slower_than_start() + ")" : "")
-                 << (out.best ? "; best " + tune_ms_text(out.best->ms) : "") << "\n";
-        out.trials.push_back(std::move(t));
+        if (!run_next_trial(slots, group, ro, out, progress)) break;
     }
     confirm_best(slots, group, ro, out, progress);
+}
+
+TuneOutcome tune_group(std::vector<BackendSlot>& slots, const std::vector<Case>& group, const RunnerOptions& ro,
+                       const SearchSettings& search, double budget_s, std::ostream& progress) {
+    TuneOutcome out = start_search(slots, group, ro, search, progress);
+    continue_search(slots, group, ro, budget_s, out, progress);
     return out;
 }
 

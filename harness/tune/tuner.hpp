@@ -54,6 +54,7 @@ struct TuneOutcome {
     // The best and the start timed again back to back once the search found a better one
     // (their trials in the search ran seconds apart); empty when it found none or stopped.
     std::vector<Trial> confirmation;
+    double search_s = 0;  // wall time of `trials`
     TuningEntry entry() const;  // best as a tuning file entry (best must be set)
 };
 
@@ -63,29 +64,46 @@ struct TuneOutcome {
 // their medians.
 std::vector<std::vector<Case>> tuning_groups(const std::vector<Case>& cases, const std::vector<BackendSlot>& slots);
 
-// A key's share of `tune --budget B` (budget_s 0: none, and 0 is returned): the time left
-// shared evenly by the keys left, and once B is spent the smallest positive share, so that
-// each key left tries its device default only (0 would mean no limit at all).
-double key_budget_share(double budget_s, double spent_s, std::size_t keys_left);
-inline constexpr double kBudgetSpentShare = std::numeric_limits<double>::min();
+// What one key's search costs, known once its first trial (the device default) has run.
+struct KeySearchCost {
+    double trial_s = 0;              // the first trial's wall time
+    std::size_t configurations = 0;  // the plan's configurations after the first
+};
+
+// Seconds of `tune --budget` beyond each key's first trial, for keys whose first trials have
+// all run (left_s: the budget that is left). The shares let every key try the same number of
+// further configurations, each at its first trial's time, and the confirmation pair after
+// them, up to the configurations it has: equal seconds would let the cheap keys search whole
+// spaces while the dear ones, the largest datasets, kept their default (on the H100 nbody
+// n1m was never searched, 2026-12-06 and -07). What the common number leaves is shared
+// evenly by the keys it does not exhaust (by all where it exhausts every key).
+std::vector<double> search_shares(double left_s, const std::vector<KeySearchCost>& keys);
 
 // The trials a search keeps room for beyond its next configuration: the confirmation pair.
 inline constexpr std::size_t kConfirmationTrials = 2;
 
 // Whether a key's search may draw another configuration under its share of --budget
-// (share_s 0: no budget), having run `trials` configurations in spent_s: the share must hold
+// (share_s 0: no budget; the share counts the key's first trial too), having run `trials` configurations in spent_s: the share must hold
 // the next one and the confirmation pair after it, each at the mean time of the trials so far.
 // Counting only what had run, a tune overran its budget by about a configuration and a
 // confirmation a key (H100, 2026-12-07: `--budget 250` of the default selection had run 288 s
 // at key 146 of 207, all of them still to try their default).
 bool budget_allows_another(double share_s, double spent_s, std::size_t trials);
 
-// Searches one group's space. budget_s > 0 ends the search, exhaustive or sampled, once it
-// holds no further configuration (budget_allows_another; the start configuration is always
-// tried); an interrupt (tb::interrupted()) ends any.
-// A best other than the start is then timed again with the start right after it, and kept only
-// where confirmation_refusal() finds no reason against it (else the start is the best). One
-// progress line per configuration goes to `progress`.
+// A search in two steps, so that a tune can time every key's first configuration before it
+// shares the budget (search_shares): start_search plans the group's space and runs the plan's
+// first point, the device default where the space allows it; continue_search runs the rest
+// while budget_s > 0 holds another configuration (budget_allows_another; budget_s counts the
+// first trial's time) and no interrupt (tb::interrupted()) came. A best other than the start is
+// then timed again with the start right after it, and kept only where confirmation_refusal()
+// finds no reason against it (else the start is the best). One progress line per
+// configuration goes to `progress`.
+TuneOutcome start_search(std::vector<BackendSlot>& slots, const std::vector<Case>& group, const RunnerOptions& ro,
+                         const SearchSettings& search, std::ostream& progress);
+void continue_search(std::vector<BackendSlot>& slots, const std::vector<Case>& group, const RunnerOptions& ro,
+                     double budget_s, TuneOutcome& out, std::ostream& progress);
+
+// Both steps for one group: budget_s is its whole share (0: no budget).
 TuneOutcome tune_group(std::vector<BackendSlot>& slots, const std::vector<Case>& group, const RunnerOptions& ro,
                        const SearchSettings& search, double budget_s, std::ostream& progress);
 
