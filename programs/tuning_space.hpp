@@ -68,6 +68,11 @@ private:
 };
 
 // Helpers for constraints and device-derived defaults.
+// A device that described itself and is no GPU (PoCL on a CPU): programs give it the
+// defaults tunes found on CPUs (docs/tuning.md, "Defaults on CPUs"). DeviceInfo{}, the device
+// of Program::defines()'s reference constants, is none.
+inline bool is_described_cpu(const DeviceInfo& d) { return !d.is_gpu && d.compute_units > 0; }
+
 inline bool is_power_of_two(std::int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 // The largest value of `values` that is at most `limit` (the smallest if none is).
 std::int64_t largest_at_most(const std::vector<std::int64_t>& values, std::int64_t limit);

@@ -135,6 +135,24 @@ TEST(ProgramSpaces, NbodyKmeansAndFftH100DefaultsAreTheReferenceConstants) {
     EXPECT_EQ(find_program("fft").default_config(h100).at("log2_group"), 8);
 }
 
+// Not a GPU: the configurations tunes on two CPUs through PoCL found (an AMD EPYC and an
+// Intel Xeon VM, 2026-12-06 and -07), not the H100's: nbody n10k ran 2.3x faster under them,
+// kmeans 8k-d4-k5 `full` 1.37x and fft 1d-256x8 3x (docs/tuning.md, "Defaults on CPUs").
+// A GPU of the same limits keeps the H100's, and so does a device that described nothing
+// (DeviceInfo{}: Program::defines()'s reference constants).
+TEST(ProgramSpaces, CpusGetTheDefaultsTunesFoundOnCpus) {
+    const DeviceInfo cpu = test::pocl_cpu_info("opencl");
+    EXPECT_EQ(to_string(find_program("nbody").default_config(cpu)), "bodies_per_item=4,group_size=128,groups_per_unit=8,unroll=4");
+    EXPECT_EQ(to_string(find_program("kmeans").default_config(cpu)), "block=64,partial_block=64");
+    EXPECT_EQ(find_program("fft").default_config(cpu).at("log2_group"), 7);
+    DeviceInfo gpu = cpu;
+    gpu.is_gpu = true;
+    EXPECT_EQ(to_string(find_program("nbody").default_config(gpu)), "bodies_per_item=8,group_size=256,groups_per_unit=32,unroll=16");
+    EXPECT_EQ(to_string(find_program("kmeans").default_config(gpu)), "block=256,partial_block=128");
+    EXPECT_EQ(find_program("fft").default_config(gpu).at("log2_group"), 8);
+    EXPECT_EQ(to_string(find_program("nbody").default_config(DeviceInfo{})), "bodies_per_item=8,group_size=256,groups_per_unit=32,unroll=16");
+}
+
 TEST(ProgramSpaces, NbodyKmeansAndFftRefuseWhatTheDeviceCannotHold) {
     const DeviceInfo ocl = test::h100_opencl_info("opencl");  // 48 KiB of local memory
     EXPECT_EQ(find_program("nbody").tuning_space().refusal(

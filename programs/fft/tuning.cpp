@@ -156,8 +156,12 @@ TuningConfig config_of(const Tuning& t) {
 
 Tuning tuning_of(const TuningConfig& c) { return parse_tuning(to_string(c), active_tuning()); }
 
+// The active tuning's values, within what the device allows. Not a GPU (PoCL on a CPU), and
+// TRIBENCH_FFT_TUNING unset: groups of 128 (log2_group 7), as tunes on two CPUs found
+// (docs/tuning.md, "Defaults on CPUs").
 TuningConfig default_config(const DeviceInfo& dev) {
     TuningConfig c = config_of(active_tuning());
+    if (is_described_cpu(dev) && !std::getenv("TRIBENCH_FFT_TUNING")) c["log2_group"] = 7;
     if (dev.max_local_mem_bytes > 0 && c["group_local_limit"] > std::int64_t(dev.max_local_mem_bytes))
         c["group_local_limit"] = largest_at_most(tuning_space().values("group_local_limit"), std::int64_t(dev.max_local_mem_bytes));
     while (dev.max_work_group_size > 0 && c["log2_group"] > 7 &&

@@ -48,9 +48,11 @@ const TuningSpace& tuning_space() {
 
 // block 256 and partial_block 128 (the reference), each halved while the device's groups are
 // smaller or (partial_block) the copies of k = 16, d = 4 would not fit its local memory.
-// H100: 256, 128 (assign_min_groups 6).
+// H100: 256, 128 (assign_min_groups 6). Not a GPU (PoCL on a CPU): 64 and 64, as tunes on
+// two CPUs found (docs/tuning.md, "Defaults on CPUs").
 TuningConfig default_config(const DeviceInfo& dev) {
     TuningConfig c{{"block", kBlock}, {"partial_block", kPartialBlock}};
+    if (is_described_cpu(dev)) c = {{"block", 64}, {"partial_block", 64}};
     while (c["block"] > 64 && !fits_group("block", c["block"], dev).empty()) c["block"] /= 2;
     while (c["partial_block"] > 32 && !tuning_space().refusal(c, dev).empty()) c["partial_block"] /= 2;
     return c;

@@ -45,9 +45,12 @@ const TuningSpace& tuning_space() {
 // bodies_per_item 8, unroll 16, groups_per_unit 32: the reference (docs/programs/nbody.md).
 // group_size: 256, halved while the device's groups are smaller or a group's bodies would
 // not fit its local memory. H100: 8, 256, 16, 32 (and min_groups_per_unit 2).
+// Not a GPU (PoCL on a CPU): 4 bodies an item, groups of 128, the tile loop unrolled 4 times,
+// 8 groups a compute unit, as tunes on two CPUs found (docs/tuning.md, "Defaults on CPUs").
 TuningConfig default_config(const DeviceInfo& dev) {
     TuningConfig c{{"bodies_per_item", kBodiesPerItem}, {"group_size", kGroupSize}, {"unroll", kUnroll},
                    {"groups_per_unit", kGroupsPerUnit}};
+    if (is_described_cpu(dev)) c = {{"bodies_per_item", 4}, {"group_size", 128}, {"unroll", 4}, {"groups_per_unit", 8}};
     while (c["group_size"] > 64 && !tuning_space().refusal(c, dev).empty()) c["group_size"] /= 2;
     return c;
 }
