@@ -136,7 +136,8 @@ if has signals && [[ -x $TB ]]; then
   done
 fi
 # Stage "tune": `tribench tune` of SUITE_TUNE_PROGRAMS (default mandelbrot,stencil; "all":
-# the default selection) with SUITE_TUNE_BUDGET seconds (default 120) and SUITE_TUNE_ARGS
+# the default selection) and SUITE_TUNE_DATASETS (`-d`, tune and views alike; default the
+# programs' default datasets) with SUITE_TUNE_BUDGET seconds (default 120) and SUITE_TUNE_ARGS
 # (stopped by SIGINT after SUITE_TUNE_LIMIT seconds when set; SUITE_TUNE_FILE: no tune, that
 # file instead),
 # then the same selection run as SUITE_TUNE_VIEWS says (default "untuned tuned shared"):
@@ -147,6 +148,7 @@ if has tune && [[ -x $TB ]]; then
   note "tune"
   programs=${SUITE_TUNE_PROGRAMS:-mandelbrot,stencil}
   select=(-p "$programs"); [[ $programs == all ]] && select=()
+  [[ -n ${SUITE_TUNE_DATASETS:-} ]] && select+=(-d "$SUITE_TUNE_DATASETS")
   if [[ -n ${SUITE_TUNE_FILE:-} ]]; then  # an earlier call's tuning file: no tune, the views only
     rc=0; gzip -cdf "$SUITE_TUNE_FILE" >"$OUT/tuning.json" || status=1
   else
@@ -157,7 +159,7 @@ if has tune && [[ -x $TB ]]; then
     "$TB" tune "${select[@]}" --budget "${SUITE_TUNE_BUDGET:-120}" ${SUITE_TUNE_ARGS:-} \
       -o "$OUT/tuning.json" >"$LOGS/tune.log" 2>&1 || rc=$?
     echo "tune $programs (--budget ${SUITE_TUNE_BUDGET:-120}): $(( $(date +%s) - start )) s, exit $rc" | tee -a "$OUT/robustness.txt"
-    grep -c "^tune: .* configurations, " "$LOGS/tune.log" | sed 's/^/tuning keys searched: /' | tee -a "$OUT/robustness.txt"
+    { echo "tuning keys: $(grep -c "^tune: .* configurations, " "$LOGS/tune.log"), searched beyond their default: $(grep -c "^tune: \[2/" "$LOGS/tune.log")"; } | tee -a "$OUT/robustness.txt"
     pack
   fi
   ((rc > 1)) && status=1

@@ -137,7 +137,8 @@ TEST(ProgramSpaces, NbodyKmeansAndFftH100DefaultsAreTheReferenceConstants) {
 
 // Not a GPU: the configurations tunes on two CPUs through PoCL found (an AMD EPYC and an
 // Intel Xeon VM, 2026-12-06 and -07), not the H100's: nbody n10k ran 2.3x faster under them,
-// kmeans 8k-d4-k5 `full` 1.37x and fft 1d-256x8 3x (docs/tuning.md, "Defaults on CPUs").
+// kmeans 8k-d4-k5 `full` 1.37x, fft 1d-256x8 3x and stencil 32x32x64 `fused` 3.3x (docs/tuning.md,
+// "Defaults on CPUs").
 // A GPU of the same limits keeps the H100's, and so does a device that described nothing
 // (DeviceInfo{}: Program::defines()'s reference constants).
 TEST(ProgramSpaces, CpusGetTheDefaultsTunesFoundOnCpus) {
@@ -145,11 +146,15 @@ TEST(ProgramSpaces, CpusGetTheDefaultsTunesFoundOnCpus) {
     EXPECT_EQ(to_string(find_program("nbody").default_config(cpu)), "bodies_per_item=4,group_size=128,groups_per_unit=8,unroll=4");
     EXPECT_EQ(to_string(find_program("kmeans").default_config(cpu)), "block=64,partial_block=64");
     EXPECT_EQ(find_program("fft").default_config(cpu).at("log2_group"), 7);
+    EXPECT_EQ(to_string(find_program("stencil").default_config(cpu)),
+              "group_x=32,group_y=4,groups_per_unit=4,halo_group=256,tile_x=32,tile_y=16");
     DeviceInfo gpu = cpu;
     gpu.is_gpu = true;
     EXPECT_EQ(to_string(find_program("nbody").default_config(gpu)), "bodies_per_item=8,group_size=256,groups_per_unit=32,unroll=16");
     EXPECT_EQ(to_string(find_program("kmeans").default_config(gpu)), "block=256,partial_block=128");
     EXPECT_EQ(find_program("fft").default_config(gpu).at("log2_group"), 8);
+    EXPECT_EQ(to_string(find_program("stencil").default_config(gpu)),
+              "group_x=32,group_y=8,groups_per_unit=16,halo_group=256,tile_x=64,tile_y=32");
     EXPECT_EQ(to_string(find_program("nbody").default_config(DeviceInfo{})), "bodies_per_item=8,group_size=256,groups_per_unit=32,unroll=16");
 }
 

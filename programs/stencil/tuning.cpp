@@ -62,15 +62,20 @@ const TuningSpace& tuning_space() {
 // 256, capped likewise. tile_x: 64 (256-byte rows). tile_y: 4 group rows per tile, halved
 // until the tile fits local memory and the apron rule holds. groups_per_unit: 16.
 // H100 (warp 32, 1024 work-items, 227 KiB): 32 x 8, 256, 64 x 32, 16.
+// Not a GPU (PoCL on a CPU): groups of 128 work-items, tile_x 32 and 4 groups a compute
+// unit, so 32 x 4, 256, 32 x 16, 4, as the tune of one CPU found; the 32 x 16 tiles, as two
+// did (docs/tuning.md, "Defaults on CPUs").
 TuningConfig default_config(const DeviceInfo& dev) {
     const TuningSpace& s = tuning_space();
+    const bool cpu = is_described_cpu(dev);
     const std::int64_t max_group = dev.max_work_group_size > 0 ? std::int64_t(dev.max_work_group_size) : 1024;
+    const std::int64_t items = cpu ? 128 : 256;
     TuningConfig c;
     c["group_x"] = largest_at_most(s.values("group_x"), dev.simd_width > 0 ? dev.simd_width : 32);
-    c["group_y"] = largest_at_most(s.values("group_y"), std::max<std::int64_t>(1, std::min<std::int64_t>(256, max_group) / c["group_x"]));
+    c["group_y"] = largest_at_most(s.values("group_y"), std::max<std::int64_t>(1, std::min<std::int64_t>(items, max_group) / c["group_x"]));
     c["halo_group"] = largest_at_most(s.values("halo_group"), std::min<std::int64_t>(256, max_group));
-    c["tile_x"] = largest_at_most(s.values("tile_x"), 64);
-    c["groups_per_unit"] = 16;
+    c["tile_x"] = largest_at_most(s.values("tile_x"), cpu ? 32 : 64);
+    c["groups_per_unit"] = cpu ? 4 : 16;
     for (std::int64_t ty : {64, 32, 16}) {
         c["tile_y"] = ty;
         if (ty <= 4 * c["group_y"] && s.refusal(c, dev).empty()) break;
