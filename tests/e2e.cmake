@@ -86,6 +86,12 @@ tb_cli_test(run_tuning_backend 0 FILE ${E2E_DIR}/mandelbrot-shared.json
             ARGS run --program mandelbrot --dataset 128x128 --backend opencl --min-time 0.02 --timeout 0.5 --no-batch
                  --tuning ${CMAKE_CURRENT_SOURCE_DIR}/data/tuning/two-backends.json --tuning-device "Imaginary GPU 9000"
                  --tuning-backend cuda-native --out ${E2E_DIR}/mandelbrot-shared.json)
+# A tuning file as reports/ commits them, gzip-compressed, reads as the plain one does.
+tb_cli_test(run_tuning_gzip 0 FILE ${E2E_DIR}/mandelbrot-borrowed-gz.json
+            FILE_MATCH "\"config_source\": \"tuned on Imaginary GPU 9000\""
+            ARGS run --program mandelbrot --dataset 128x128 --backend opencl --min-time 0.02 --timeout 0.5 --no-batch
+                 --tuning ${CMAKE_CURRENT_SOURCE_DIR}/data/tuning/two-backends.json.gz --tuning-device "Imaginary GPU 9000"
+                 --out ${E2E_DIR}/mandelbrot-borrowed-gz.json)
 set_tests_properties(e2e.run_tuning_device e2e.run_tuning_backend PROPERTIES FIXTURES_SETUP borrowed_runs)
 tb_cli_test(compare_each_at_its_best 0 OUT "opencl best.*each \"best\" column"
             ARGS compare --backends ${E2E_DIR}/mandelbrot-shared.json --best ${E2E_DIR}/mandelbrot-borrowed.json

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "support/atomic_file.hpp"
+#include "support/gzip_text.hpp"
 #include "support/json_field.hpp"
 
 namespace tb {
@@ -103,9 +104,11 @@ TuningFile load_tuning_file(const std::string& path) {
     if (!in) throw Error("cannot read tuning file " + path);
     std::stringstream text;
     text << in.rdbuf();
+    std::string bytes = text.str();
+    if (is_gzip(bytes)) bytes = gunzip(bytes, path);  // reports/<device>/tuning.json.gz as committed
     json j;
     try {
-        j = json::parse(text.str());
+        j = json::parse(bytes);
     } catch (const json::exception&) {
         throw Error(path + ": not JSON (a tuning file is written by `tribench tune`)");
     }
