@@ -4,7 +4,6 @@
 #pragma once
 
 #include <iosfwd>
-#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -83,8 +82,9 @@ std::vector<double> search_shares(double left_s, const std::vector<KeySearchCost
 inline constexpr std::size_t kConfirmationTrials = 2;
 
 // Whether a key's search may draw another configuration under its share of --budget
-// (share_s 0: no budget; the share counts the key's first trial too), having run `trials` configurations in spent_s: the share must hold
-// the next one and the confirmation pair after it, each at the mean time of the trials so far.
+// (share_s 0: no budget; the share counts the key's first trial too), having run `trials`
+// configurations in spent_s: the share must hold the next one and the confirmation pair
+// after it, each at the mean time of the trials so far.
 // Counting only what had run, a tune overran its budget by about a configuration and a
 // confirmation a key (H100, 2026-12-07: `--budget 250` of the default selection had run 288 s
 // at key 146 of 207, all of them still to try their default).
