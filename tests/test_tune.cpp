@@ -685,14 +685,14 @@ TEST(Tuner, ASpentBudgetLeavesEachKeyItsDefaultOnly) {
 // shared evenly in seconds, a tune of the H100 searched nbody's cheap keys whole and never
 // drew a configuration beyond n1m's default (its trials take about 1 s, its share was less).
 TEST(Tuner, BudgetSharesGiveEveryKeyTheSameNumberOfConfigurations) {
-    const double sum_of = 20;
-    const auto shares = search_shares(sum_of, {{0.01, 31}, {1.0, 31}});
+    const double budget_left = 20;
+    const auto shares = search_shares(budget_left, {{0.01, 31}, {1.0, 31}});
     ASSERT_EQ(shares.size(), 2u);
     // 17 configurations each and the pair: 19 trials at 1.01 s = 19.19 s; 18 would not fit.
     EXPECT_GE(shares[1], 19 * 1.0);
     EXPECT_LT(shares[1], 20 * 1.0);
     EXPECT_GE(shares[0], 19 * 0.01);
-    EXPECT_NEAR(shares[0] + shares[1], sum_of, 1e-9) << "the whole budget is shared, no more";
+    EXPECT_NEAR(shares[0] + shares[1], budget_left, 1e-9) << "the whole budget is shared, no more";
     // A key whose space ends early leaves the rest to the others: key 0 runs its 2 and the
     // pair (4 s), key 1 runs 6 and the pair (8 s).
     EXPECT_EQ(search_shares(12, {{1.0, 2}, {1.0, 10}}), (std::vector<double>{4, 8}));
