@@ -103,7 +103,7 @@ int cmd_tune(const TuneOptions& o) {
             ++timed;
         }
     }
-    std::size_t found = 0, none = 0;
+    std::size_t found = 0, none = 0, searched = 0, changed = 0, configurations = 0;
     for (std::size_t g = 0; g < started.size() && !interrupted(); ++g) {
         // What is left of the budget, shared by the keys left so that each can try as many
         // configurations as the others (search_shares); recomputed for each key, so that what
@@ -119,6 +119,8 @@ int cmd_tune(const TuneOptions& o) {
         std::cerr << "tune: key " << g + 1 << " of " << started.size() << ", " << std::lround(seconds_in()) << " s in"
                   << (o.budget_s > 0 ? ", a share of " + std::to_string(std::lround(share)) + " s" : "") << "\n";
         continue_search(slots, groups[g], ro, share, result, std::cerr);
+        configurations += result.trials.size();
+        searched += result.trials.size() > 1;
         if (!result.best) {
             ++none;
             if (!interrupted())
@@ -126,6 +128,7 @@ int cmd_tune(const TuneOptions& o) {
             continue;
         }
         ++found;
+        changed += result.start && result.best->config != result.start->config;
         file.put(result.entry());
         save_tuning_file(out, file);  // after every key: an interrupt keeps what was found
         const TuningEntry& e = *file.find(result.key);
@@ -133,6 +136,10 @@ int cmd_tune(const TuneOptions& o) {
                   << (e.default_median_ms > 0 ? " (device default " + tune_ms_text(e.default_median_ms) + ")" : "") << "; "
                   << e.tried << " tried, " << e.failed << " failed, " << e.refused << " refused\n";
     }
+    if (!interrupted())
+        std::cout << "tune: " << started.size() << " keys in " << std::lround(seconds_in()) << " s: " << searched
+                  << " searched beyond their device default (" << configurations << " configurations in all), " << changed
+                  << " changed it, " << none << " with none validated\n";
     if (found || timed) std::cout << "tuning written to " << out << "\n";
     if (interrupted()) {
         std::cerr << "tribench: tune stopped by " << signal_name(stop_signal()) << "; "
