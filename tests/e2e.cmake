@@ -53,7 +53,7 @@ tb_cli_test(run_budget_few_samples 0 ERR "budget: 2 have fewer than 5 samples"
 
 # mandelbrot validates and is timed on the opencl backend (PoCL here), results written.
 tb_cli_test(run_mandelbrot_opencl 0 OUT "mandelbrot/128x128/opencl +opencl:[0-9]+ +ok"
-            FILE ${E2E_DIR}/mandelbrot.json
+            FILE ${E2E_DIR}/mandelbrot.json FILE_MATCH "\"pocl_affinity\": \"(pinned by tribench|unpinned)\""
             ARGS run --program mandelbrot --dataset 128x128 --backend opencl --min-time 0.05 --timeout 1
                  --out ${E2E_DIR}/mandelbrot.json)
 # tribench tune (docs/tuning.md): a two-point search on PoCL writes a tuning file, and run

@@ -9,6 +9,7 @@
 #include "cli/cli_numbers.hpp"
 #include "cli/commands.hpp"
 #include "device.hpp"
+#include "opencl/pocl_affinity.hpp"
 
 namespace {
 
@@ -26,6 +27,7 @@ std::vector<std::string> take_benchmark_flags(int argc, char** argv, std::vector
 }  // namespace
 
 int main(int argc, char** argv) {
+    tb::cl::prepare_pocl_affinity();  // before any OpenCL call: PoCL reads it as it starts its threads
     std::vector<std::string> rest;
     std::vector<std::string> gb_args = take_benchmark_flags(argc, argv, rest);
     bool gb_min_time = false;

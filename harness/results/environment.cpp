@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cpu_affinity.hpp"
+#include "opencl/pocl_affinity.hpp"
 
 namespace tb {
 
@@ -39,6 +40,7 @@ nlohmann::json host_environment(const std::vector<std::string>& argv) {
             {"cpu", cpu_model()},
             {"cpu_count", sysconf(_SC_NPROCESSORS_ONLN)},
             {"cpu_affinity", cpu_list_text(allowed_cpus())},
+            {"pocl_affinity", cl::pocl_affinity_state()},
             {"compiler", std::string("g++ ") + __VERSION__},
             {"command_line", argv}};
 }
