@@ -96,9 +96,9 @@ int cmd_tune(const TuneOptions& o) {
         std::cerr << "tune: device default " << g + 1 << " of " << groups.size() << ", " << std::lround(seconds_in()) << " s in\n";
         started.push_back(start_search(slots, groups[g], ro, search, std::cerr));
         if (started.back().best) {
-            TuneOutcome first = started.back();
-            first.plan.strategy += ", its search not run yet";
-            file.put(first.entry());
+            TuningEntry first = started.back().entry();
+            first.strategy += ", its search not run yet";
+            file.put(first);
             save_tuning_file(out, file);
             ++timed;
         }
@@ -112,8 +112,10 @@ int cmd_tune(const TuneOptions& o) {
         double share = 0;
         if (o.budget_s > 0) {
             std::vector<KeySearchCost> left;
-            for (std::size_t k = g; k < started.size(); ++k)
-                left.push_back({started[k].search_s, started[k].plan.points.size() - std::min<std::size_t>(started[k].plan.points.size(), 1)});
+            for (std::size_t k = g; k < started.size(); ++k) {
+                const std::size_t points = started[k].plan.points.size();
+                left.push_back({started[k].search_s, points > 0 ? points - 1 : 0});  // beyond the first
+            }
             share = result.search_s + search_shares(o.budget_s - seconds_in(), left).front();
         }
         std::cerr << "tune: key " << g + 1 << " of " << started.size() << ", " << std::lround(seconds_in()) << " s in"
