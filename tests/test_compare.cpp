@@ -19,6 +19,7 @@
 #include "report/formats/json.hpp"
 #include "report/formats/markdown.hpp"
 #include "stats/mann_whitney.hpp"
+#include "support/gzip_text.hpp"
 #include "report/report.hpp"
 
 using namespace tb;
@@ -465,6 +466,22 @@ TEST(Compare, GzipResultsLoadAsTheirJson) {
     } catch (const Error& e) {
         EXPECT_NE(std::string(e.what()).find("cut.json: corrupt or truncated gzip data"), std::string::npos) << e.what();
     }
+}
+
+// `--out NAME.json.gz` writes gzip, which loads back as the plain file does.
+TEST(Compare, ResultsSavedUnderAGzNameAreCompressed) {
+#if !TRIBENCH_HAVE_ZLIB
+    GTEST_SKIP() << "built without zlib";
+#endif
+    const Results r = load_results(std::string(TRIBENCH_TEST_DATA) + "/compare/old.json");
+    const std::string path = ::testing::TempDir() + "saved.json.gz";
+    save_results(path, r);
+    std::ifstream in(path, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    ASSERT_GE(bytes.size(), 2u);
+    EXPECT_TRUE(is_gzip(bytes));
+    EXPECT_LT(bytes.size(), results_file_text(r).size());
+    EXPECT_EQ(results_file_text(load_results(path)), results_file_text(r));
 }
 
 TEST(Compare, BadFilesAreOneLineErrors) {

@@ -344,6 +344,29 @@ TEST(TuningFile, RoundTripsThroughItsFile) {
     std::filesystem::remove_all(temp_dir());
 }
 
+// A name ending in .gz is written compressed (what reports/ commits) and reads back the same;
+// any other name stays plain JSON.
+TEST(TuningFile, AGzNameIsWrittenCompressed) {
+#if !TRIBENCH_HAVE_ZLIB
+    GTEST_SKIP() << "built without zlib";
+#endif
+    TuningFile f;
+    f.put(sample_entry("cpu", "128x128"));
+    const auto dir = temp_dir();
+    const auto first_bytes = [](const std::filesystem::path& p) {
+        std::ifstream in(p, std::ios::binary);
+        std::string head(2, '\0');
+        in.read(head.data(), 2);
+        return head;
+    };
+    save_tuning_file((dir / "t.json.gz").string(), f);
+    save_tuning_file((dir / "t.json").string(), f);
+    EXPECT_EQ(first_bytes(dir / "t.json.gz"), std::string("\x1f\x8b"));
+    EXPECT_EQ(first_bytes(dir / "t.json"), std::string("{\n"));
+    EXPECT_EQ(to_json(load_tuning_file((dir / "t.json.gz").string())), to_json(f));
+    std::filesystem::remove_all(dir);
+}
+
 TEST(TuningFile, RefusesMalformedFilesWithOneLine) {
     const auto dir = temp_dir();
     const auto expect_refused = [&](const std::string& text, const std::string& want) {

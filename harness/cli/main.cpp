@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
     run->add_option("--math", run_opt.math, "default, precise or fast (docs/math-modes.md)");
     run->add_option("--seed", run_opt.seed, "seed of the dataset generators")
         ->check(tb::unsigned_integer(0, UINT64_MAX));
-    run->add_option("-o,--out", run_opt.out, "write the results JSON here (docs/results-json.md)");
+    run->add_option("-o,--out", run_opt.out, "write the results JSON here (docs/results-json.md); a name ending in .gz is written gzip-compressed");
     run->add_option("--save-outputs", run_opt.save_outputs, "write inputs and outputs as .npy into this folder");
     run->add_option("--min-time", run_opt.min_time_s, "minimum device time of a benchmark's samples, seconds");
     run->add_option("--max-noise", run_opt.max_noise, "stop sampling once the relative stddev is below this (0.005 = 0.5%)");
@@ -152,7 +152,8 @@ int main(int argc, char** argv) {
                      "tune ends, naming the configuration, and keeps the keys tuned before it (default: 300; 0: "
                      "no limit; opening a device and compiling get at least 300)");
     tune->add_option("-o,--out", tune_opt.out, "the tuning file to write (default: $XDG_CACHE_HOME/tribench/tuning.json "
-                                               "or ~/.cache/tribench/tuning.json); other keys' entries are kept");
+                                               "or ~/.cache/tribench/tuning.json); other keys' entries are kept; a name "
+                                               "ending in .gz is written gzip-compressed");
     tune->add_option("--budget", tune_opt.budget_s, "seconds for the whole search, shared by the keys; each key's default is always tried "
                                                        "(default: none)");
     tune->add_option("--exhaustive", tune_opt.exhaustive_limit, "try every configuration of a space with at most this "
@@ -252,7 +253,7 @@ int main(int argc, char** argv) {
     auto* mrg = app.add_subcommand("merge", "FILES... -o OUT: one results file from the shards of a run "
                                             "(docs/scale-out.md)");
     mrg->add_option("files", merge_opt.files, "results files of the shards")->required();
-    mrg->add_option("-o,--out", merge_opt.out, "write the merged results here")->required();
+    mrg->add_option("-o,--out", merge_opt.out, "write the merged results here (a name ending in .gz: gzip-compressed)")->required();
     mrg->add_flag("--force", merge_opt.force, "all of the flags below");
     mrg->add_flag("--ignore-commit", merge_opt.ignore_commit, "merge shards of different tribench commits");
     mrg->add_flag("--ignore-math", merge_opt.ignore_math, "merge shards of different math modes");

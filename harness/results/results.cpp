@@ -396,6 +396,8 @@ Results load_results(const std::string& path) {
 
 std::string results_file_text(const Results& r) { return to_json(r).dump(1) + "\n"; }
 
-void save_results(const std::string& path, const Results& r) { write_file_atomically(path, results_file_text(r)); }
+void save_results(const std::string& path, const Results& r) {
+    write_file_atomically(path, file_bytes_for(path, results_file_text(r)));
+}
 
 }  // namespace tb

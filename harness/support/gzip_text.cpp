@@ -51,10 +51,41 @@ std::string gunzip(const std::string& bytes, const std::string& path, std::size_
                     (rc == Z_BUF_ERROR ? std::string(" (it ends early)") : std::string()));
     return out;
 }
+
+std::string gzip(const std::string& text, const std::string& path) {
+    const std::string where = printable_path(path);
+    if (text.size() > UINT_MAX) throw Error(where + ": over 4 GiB, too large to compress in one piece");
+    z_stream z{};
+    // 16 + MAX_WBITS: a gzip header and trailer rather than zlib's.
+    if (deflateInit2(&z, Z_BEST_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+        throw Error(where + ": cannot start gzip compression");
+    std::string out(deflateBound(&z, static_cast<uLong>(text.size())), '\0');
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+    z.avail_in = static_cast<uInt>(text.size());
+    z.next_out = reinterpret_cast<Bytef*>(out.data());
+    z.avail_out = static_cast<uInt>(out.size());
+    const int rc = deflate(&z, Z_FINISH);  // the bound above makes one call enough
+    out.resize(out.size() - z.avail_out);
+    deflateEnd(&z);
+    if (rc != Z_STREAM_END) throw Error(where + ": gzip compression failed");
+    return out;
+}
 #else
+std::string gzip(const std::string&, const std::string& path) {
+    throw Error(printable_path(path) + ": a name ending in .gz asks for gzip, and this tribench was built without zlib: drop the .gz");
+}
+
 std::string gunzip(const std::string&, const std::string& path, std::size_t) {
     throw Error(printable_path(path) + ": gzip-compressed, and this tribench was built without zlib: gunzip it first");
 }
 #endif
+
+bool names_gzip(const std::string& path) {
+    return path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
+}
+
+std::string file_bytes_for(const std::string& path, const std::string& text) {
+    return names_gzip(path) ? gzip(text, path) : text;
+}
 
 }  // namespace tb

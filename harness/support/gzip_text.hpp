@@ -1,5 +1,6 @@
-// Results files may be stored gzip-compressed (reports/ keeps large ones as .json.gz):
-// readers take either form, told apart by the gzip magic bytes, not by the name.
+// Results and tuning files may be stored gzip-compressed (reports/ keeps large ones as
+// .json.gz): readers take either form, told apart by the gzip magic bytes, not by the name;
+// writers compress when the name the user gave ends in ".gz".
 #pragma once
 
 #include <cstddef>
@@ -14,5 +15,15 @@ bool is_gzip(const std::string& bytes);
 // Throws tb::Error naming `path` for a truncated or corrupt stream, output beyond
 // `limit_bytes`, or a tribench built without zlib.
 std::string gunzip(const std::string& bytes, const std::string& path, std::size_t limit_bytes = std::size_t(1) << 30);
+
+// True when `path` ends in ".gz": the file is to be written compressed.
+bool names_gzip(const std::string& path);
+
+// `text` as one gzip member. Throws tb::Error naming `path` when compression fails or
+// tribench was built without zlib.
+std::string gzip(const std::string& text, const std::string& path);
+
+// `text` compressed when names_gzip(path), else as it is: what a writer puts in `path`.
+std::string file_bytes_for(const std::string& path, const std::string& text);
 
 }  // namespace tb

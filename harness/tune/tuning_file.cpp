@@ -123,7 +123,7 @@ void save_tuning_file(const std::string& path, const TuningFile& f) {
     const std::filesystem::path parent = std::filesystem::path(path).parent_path();
     std::error_code ec;
     if (!parent.empty() && !std::filesystem::exists(parent, ec)) std::filesystem::create_directories(parent, ec);
-    write_file_atomically(path, to_json(f).dump(1) + "\n");
+    write_file_atomically(path, file_bytes_for(path, to_json(f).dump(1) + "\n"));
 }
 
 std::string default_tuning_path() {
