@@ -93,6 +93,9 @@ tb_cli_test(run_tuning_backend 0 FILE ${E2E_DIR}/mandelbrot-shared.json
             ARGS run --program mandelbrot --dataset 128x128 --backend opencl --min-time 0.02 --timeout 0.5 --no-batch
                  --tuning ${CMAKE_CURRENT_SOURCE_DIR}/data/tuning/two-backends.json --tuning-device "Imaginary GPU 9000"
                  --tuning-backend cuda-native --out ${E2E_DIR}/mandelbrot-shared.json)
+# A tuning file that is not there is the one-line error of any missing file (docs/robustness.md).
+tb_cli_test(run_tuning_missing 2 ONE_LINE ERR "cannot read .*nosuch-tuning.json: No such file or directory"
+            ARGS run --program mandelbrot --dataset 128x128 --backend opencl --tuning ${E2E_DIR}/nosuch-tuning.json)
 # A tuning file as reports/ commits them, gzip-compressed, reads as the plain one does.
 tb_cli_test(run_tuning_gzip 0 FILE ${E2E_DIR}/mandelbrot-borrowed-gz.json
             FILE_MATCH "\"config_source\": \"tuned on Imaginary GPU 9000\""

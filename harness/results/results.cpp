@@ -5,7 +5,6 @@
 
 #include "support/atomic_file.hpp"
 #include "support/json_field.hpp"
-#include "read_file.hpp"
 #include "support/gzip_text.hpp"
 #include "printable.hpp"
 
@@ -376,8 +375,7 @@ Results results_from_json(const json& j) {
 }
 
 Results load_results(const std::string& path) {
-    std::string text = read_file(path);
-    if (is_gzip(text)) text = gunzip(text, path);
+    const std::string text = read_text_maybe_gzip(path);
     json j;
     try {
         j = json::parse(text);

@@ -2,6 +2,7 @@
 
 #include "device.hpp"  // tb::Error
 #include "printable.hpp"
+#include "read_file.hpp"
 
 #if TRIBENCH_HAVE_ZLIB
 #include <climits>
@@ -80,12 +81,14 @@ std::string gunzip(const std::string&, const std::string& path, std::size_t) {
 }
 #endif
 
-bool names_gzip(const std::string& path) {
-    return path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
+std::string read_text_maybe_gzip(const std::string& path) {
+    std::string bytes = read_file(path);
+    return is_gzip(bytes) ? gunzip(bytes, path) : bytes;
 }
 
 std::string file_bytes_for(const std::string& path, const std::string& text) {
-    return names_gzip(path) ? gzip(text, path) : text;
+    const bool named_gz = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
+    return named_gz ? gzip(text, path) : text;
 }
 
 }  // namespace tb

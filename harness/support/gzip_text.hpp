@@ -16,14 +16,15 @@ bool is_gzip(const std::string& bytes);
 // `limit_bytes`, or a tribench built without zlib.
 std::string gunzip(const std::string& bytes, const std::string& path, std::size_t limit_bytes = std::size_t(1) << 30);
 
-// True when `path` ends in ".gz": the file is to be written compressed.
-bool names_gzip(const std::string& path);
+// The text of the file at `path`, decompressed when it is gzip. Throws tb::Error as
+// read_file() and gunzip() do.
+std::string read_text_maybe_gzip(const std::string& path);
 
 // `text` as one gzip member. Throws tb::Error naming `path` when compression fails or
 // tribench was built without zlib.
 std::string gzip(const std::string& text, const std::string& path);
 
-// `text` compressed when names_gzip(path), else as it is: what a writer puts in `path`.
+// `text` compressed when `path` ends in ".gz", else as it is: what a writer puts in `path`.
 std::string file_bytes_for(const std::string& path, const std::string& text);
 
 }  // namespace tb

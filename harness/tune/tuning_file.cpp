@@ -2,8 +2,6 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "support/atomic_file.hpp"
 #include "support/gzip_text.hpp"
@@ -100,12 +98,7 @@ TuningFile tuning_file_from_json(const json& j) {
 }
 
 TuningFile load_tuning_file(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw Error("cannot read tuning file " + path);
-    std::stringstream text;
-    text << in.rdbuf();
-    std::string bytes = text.str();
-    if (is_gzip(bytes)) bytes = gunzip(bytes, path);  // reports/<device>/tuning.json.gz as committed
+    const std::string bytes = read_text_maybe_gzip(path);  // reports/<device>/tuning.json.gz as committed
     json j;
     try {
         j = json::parse(bytes);
