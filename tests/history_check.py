@@ -13,6 +13,7 @@ CASE: step        a 33-run history with one injected +12% step: exit 1, the step
                   github-action-benchmark JSON checked against its documented shape
 Exit status 0 when every check holds, 77 (skipped) when a tool a case needs is missing.
 """
+import gzip
 import json
 import math
 import os
@@ -61,8 +62,14 @@ def write_history(folder, step=None, seed=1):
                "benchmarks": [benchmark("mandelbrot/128x128/opencl", "mandelbrot", "128x128", level(2.0 * factor), rng),
                               benchmark("fft/1d-256x8/forward/opencl", "fft", "1d-256x8", level(0.06), rng),
                               benchmark("spmv/fem-s/scalar/opencl", "spmv", "fem-s", level(0.2), rng)]}
-        with open(os.path.join(folder, "run-%02d-%s-%d.json" % ((n * 7) % len(plan), commit(c), k)), "w") as f:
-            json.dump(doc, f)
+        # Every third file gzip-compressed, as `run --out X.json.gz` writes: a folder holds both.
+        name = os.path.join(folder, "run-%02d-%s-%d.json" % ((n * 7) % len(plan), commit(c), k))
+        if n % 3 == 2:
+            with gzip.open(name + ".gz", "wt") as f:
+                json.dump(doc, f)
+        else:
+            with open(name, "w") as f:
+                json.dump(doc, f)
     return len(plan)
 
 

@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "support/atomic_file.hpp"
-#include "read_file.hpp"
+#include "support/gzip_text.hpp"
 #include "cli/commands.hpp"
 #include "compare/history.hpp"
 #include "report/history_format.hpp"
@@ -46,9 +46,18 @@ void check_options(const HistoryCmdOptions& o) {
     if (!(o.noise_z > 0)) throw Error("--noise-z must be positive, got " + num(o.noise_z));
 }
 
+// *.json, or *.json.gz as `run --out` writes for a name ending in .gz.
+bool has_results_name(const fs::path& p) {
+    const std::string name = p.filename().string();
+    const auto ends_with = [&](const std::string& tail) {
+        return name.size() > tail.size() && name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
+    };
+    return ends_with(".json") || ends_with(".json.gz");
+}
+
 bool is_results_file(const fs::path& p) {
     try {
-        const nlohmann::json j = nlohmann::json::parse(read_file(p.string()));
+        const nlohmann::json j = nlohmann::json::parse(read_text_maybe_gzip(p.string()));
         return j.is_object() && j.contains("schema") && j["schema"] == kResultsSchema;
     } catch (const std::exception&) {
         return false;
@@ -56,7 +65,8 @@ bool is_results_file(const fs::path& p) {
 }
 
 // Files are read as given (a bad one is an error); folders are searched recursively for
-// *.json files whose schema is tribench-results, other JSON (plots' data, reports) skipped.
+// *.json and *.json.gz files whose schema is tribench-results, other JSON (plots' data,
+// reports) skipped.
 std::vector<HistoryRun> load_runs(const std::vector<std::string>& inputs) {
     std::vector<std::string> files;
     for (const auto& in : inputs) {
@@ -65,7 +75,7 @@ std::vector<HistoryRun> load_runs(const std::vector<std::string>& inputs) {
             std::vector<std::string> found;
             for (auto it = fs::recursive_directory_iterator(in, ec); !ec && it != fs::recursive_directory_iterator();
                  it.increment(ec))
-                if (it->is_regular_file() && it->path().extension() == ".json" && is_results_file(it->path()))
+                if (it->is_regular_file() && has_results_name(it->path()) && is_results_file(it->path()))
                     found.push_back(it->path().string());
             if (ec) throw Error("cannot read folder " + in + ": " + ec.message());
             std::sort(found.begin(), found.end());
