@@ -44,8 +44,14 @@ tb_cli_test(unknown_dataset 2 ONE_LINE ERR "unknown dataset '3x3' for program ma
 tb_cli_test(unknown_device 2 ONE_LINE ERR "unknown device 'no-such-gpu' \\(available: "
             ARGS run --program mandelbrot --backend opencl --device no-such-gpu)
 tb_cli_test(unknown_math 2 ONE_LINE ERR "unknown math mode 'sloppy'" ARGS run --math sloppy --backend opencl)
-tb_cli_test(unknown_option 2 ONE_LINE ERR "tribench: error: .*--frobnicate" ARGS run --frobnicate)
+tb_cli_test(unknown_option 2 ONE_LINE ERR "tribench: error: .*--frobnicate \\(tribench run --help\\)"
+            ARGS run --frobnicate)
 tb_cli_test(bad_number 2 ONE_LINE ERR "tribench: error: .*--seed" ARGS run --seed banana)
+tb_cli_test(unknown_command 2 ONE_LINE ERR "unknown command 'frob' \\(known: list, run, tune, .*merge\\)" ARGS frob)
+tb_cli_test(no_command 2 ONE_LINE ERR "no command given \\(known: list, run, " ARGS)
+tb_cli_test(option_before_command 2 ONE_LINE ERR "unknown option '--bogus' before the command \\(tribench --help\\)"
+            ARGS --bogus)
+tb_cli_test(version 0 OUT "^tribench [0-9]+\\.[0-9]+\\.[0-9]+ \\(commit [0-9a-z]+\\)" ARGS --version)
 
 # A budget too small for the selection says how many medians rest on fewer than 5 samples.
 tb_cli_test(run_budget_few_samples 0 ERR "budget: 2 have fewer than 5 samples"

@@ -10,6 +10,7 @@
 #include "cli/commands.hpp"
 #include "device.hpp"
 #include "opencl/pocl_affinity.hpp"
+#include "results/environment.hpp"
 
 namespace {
 
@@ -22,6 +23,31 @@ std::vector<std::string> take_benchmark_flags(int argc, char** argv, std::vector
         else rest.emplace_back(argv[i]);
     }
     return gb;
+}
+
+std::vector<std::string> command_names(const CLI::App& app) {
+    std::vector<std::string> names;
+    for (const auto* sub : app.get_subcommands([](const CLI::App*) { return true; })) names.push_back(sub->get_name());
+    return names;
+}
+
+// A command-line error as one line pointing at the help of the subcommand it is about; an
+// unknown or missing subcommand lists the known ones (CLI11 alone says "A subcommand is
+// required").
+std::string parse_error_line(const CLI::App& app, const std::vector<std::string>& args, const CLI::ParseError& e) {
+    const std::vector<std::string> names = command_names(app);
+    std::string known;
+    for (const auto& n : names) known += (known.empty() ? " (known: " : ", ") + n;
+    known += ")";
+    if (args.empty()) return "no command given" + known;
+    if (args.front().rfind("-", 0) != 0 && std::find(names.begin(), names.end(), args.front()) == names.end())
+        return "unknown command '" + args.front() + "'" + known;
+    const auto parsed = app.get_subcommands();
+    if (!parsed.empty()) {
+        const std::string& name = parsed.front()->get_name();
+        return std::string(e.what()) + " (tribench " + name + " --help)";
+    }
+    return "unknown option '" + args.front() + "' before the command (tribench --help)";
 }
 
 }  // namespace
@@ -41,6 +67,7 @@ int main(int argc, char** argv) {
     CLI::App app{"tribench: the same GPU programs through cuda-native, cuda-prelude and opencl, validated and compared",
                  "tribench"};
     app.require_subcommand(1);
+    app.set_version_flag("--version", "tribench " + tb::tribench_version() + " (commit " + tb::tribench_commit() + ")");
 
     tb::ListOptions list_opt;
     auto* list = app.add_subcommand("list", "programs, datasets, backends and devices with availability");
@@ -264,13 +291,13 @@ int main(int argc, char** argv) {
     mrg->add_flag("--allow-missing", merge_opt.allow_missing, "write the merge although benchmarks are missing");
     mrg->add_flag("--allow-duplicates", merge_opt.allow_duplicates, "keep the first file's copy of a duplicate");
 
+    const std::vector<std::string> given(rest.begin() + 1, rest.end());
     try {
-        std::vector<std::string> args(rest.begin() + 1, rest.end());
-        std::reverse(args.begin(), args.end());  // CLI11 takes a reversed vector
+        std::vector<std::string> args(given.rbegin(), given.rend());  // CLI11 takes a reversed vector
         app.parse(args);
     } catch (const CLI::ParseError& e) {
         if (e.get_exit_code() == 0) return app.exit(e);
-        std::cerr << "tribench: error: " << e.what() << "\n";
+        std::cerr << "tribench: error: " << parse_error_line(app, given, e) << "\n";
         return 2;
     }
 
