@@ -20,6 +20,7 @@
 #include "report/formats/markdown.hpp"
 #include "stats/mann_whitney.hpp"
 #include "support/gzip_text.hpp"
+#include "read_file.hpp"
 #include "report/report.hpp"
 
 using namespace tb;
@@ -476,8 +477,7 @@ TEST(Compare, ResultsSavedUnderAGzNameAreCompressed) {
     const Results r = load_results(std::string(TRIBENCH_TEST_DATA) + "/compare/old.json");
     const std::string path = ::testing::TempDir() + "saved.json.gz";
     save_results(path, r);
-    std::ifstream in(path, std::ios::binary);
-    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string bytes = read_file(path);
     ASSERT_GE(bytes.size(), 2u);
     EXPECT_TRUE(is_gzip(bytes));
     EXPECT_LT(bytes.size(), results_file_text(r).size());

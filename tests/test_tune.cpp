@@ -17,6 +17,7 @@
 
 #include "backend.hpp"
 #include "program.hpp"
+#include "read_file.hpp"
 #include "recording_device.hpp"
 #include "shared_opencl_device.hpp"
 #include "compare/compare.hpp"
@@ -353,12 +354,7 @@ TEST(TuningFile, AGzNameIsWrittenCompressed) {
     TuningFile f;
     f.put(sample_entry("cpu", "128x128"));
     const auto dir = temp_dir();
-    const auto first_bytes = [](const std::filesystem::path& p) {
-        std::ifstream in(p, std::ios::binary);
-        std::string head(2, '\0');
-        in.read(head.data(), 2);
-        return head;
-    };
+    const auto first_bytes = [](const std::filesystem::path& p) { return read_file(p.string()).substr(0, 2); };
     save_tuning_file((dir / "t.json.gz").string(), f);
     save_tuning_file((dir / "t.json").string(), f);
     EXPECT_EQ(first_bytes(dir / "t.json.gz"), std::string("\x1f\x8b"));

@@ -49,10 +49,7 @@ void check_options(const HistoryCmdOptions& o) {
 // *.json, or *.json.gz as `run --out` writes for a name ending in .gz.
 bool has_results_name(const fs::path& p) {
     const std::string name = p.filename().string();
-    const auto ends_with = [&](const std::string& tail) {
-        return name.size() > tail.size() && name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
-    };
-    return ends_with(".json") || ends_with(".json.gz");
+    return name.ends_with(".json") || name.ends_with(".json.gz");
 }
 
 bool is_results_file(const fs::path& p) {

@@ -87,8 +87,7 @@ std::string read_text_maybe_gzip(const std::string& path) {
 }
 
 std::string file_bytes_for(const std::string& path, const std::string& text) {
-    const bool named_gz = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
-    return named_gz ? gzip(text, path) : text;
+    return path.ends_with(".gz") ? gzip(text, path) : text;
 }
 
 }  // namespace tb
